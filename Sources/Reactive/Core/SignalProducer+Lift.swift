@@ -1,0 +1,31 @@
+extension SignalProducer {
+    /// Applies a signal operator to every signal this producer starts: the way every producer
+    /// operator is built.
+    public func lift<U, F>(
+        _ transform: @escaping @Sendable (Signal<Value, Failure>) -> Signal<U, F>
+    ) -> SignalProducer<U, F> {
+        SignalProducer<U, F> { observer, lifetime in
+            startWithSignal { signal, interrupter in
+                lifetime += interrupter
+                lifetime += transform(signal).observe(observer)
+            }
+        }
+    }
+
+    /// Applies a two-signal operator to the signals of this producer and `other`, started in that order
+    /// after the operator has observed both.
+    public func lift<U, F, W, G>(
+        _ other: SignalProducer<U, F>,
+        _ transform: @escaping @Sendable (Signal<Value, Failure>, Signal<U, F>) -> Signal<W, G>
+    ) -> SignalProducer<W, G> {
+        SignalProducer<W, G> { observer, lifetime in
+            other.startWithSignal { otherSignal, otherInterrupter in
+                startWithSignal { signal, interrupter in
+                    lifetime += interrupter
+                    lifetime += otherInterrupter
+                    lifetime += transform(signal, otherSignal).observe(observer)
+                }
+            }
+        }
+    }
+}

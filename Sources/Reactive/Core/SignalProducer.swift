@@ -1,0 +1,101 @@
+/// A cold stream: a recipe for a signal. Each `start` runs the start handler anew and gets its own
+/// events, so side effects happen once per start.
+///
+/// Starting returns a disposable; disposing it interrupts the started signal and ends the lifetime
+/// the start handler received, which cancels its work.
+///
+/// Thread-safety: a producer is an immutable value; it may be started from any thread, any number of
+/// times, concurrently.
+public struct SignalProducer<Value: Sendable, Failure: Error>: Sendable {
+    public typealias Observer = Reactive.Observer<Value, Failure>
+    public typealias Event = Reactive.Event<Value, Failure>
+
+    private let startHandler: @Sendable (_ observer: Observer, _ lifetime: Lifetime) -> Void
+
+    /// A producer that runs `startHandler` for every start.
+    ///
+    /// - Parameter startHandler: receives the observer to send events to and the lifetime of this
+    ///   start, which ends when the started signal terminates or is disposed; attach to it whatever
+    ///   must stop then.
+    public init(_ startHandler: @escaping @Sendable (_ observer: Observer, _ lifetime: Lifetime) -> Void) {
+        self.startHandler = startHandler
+    }
+
+    /// A producer that, when started, observes `signal` until the start is disposed.
+    public init(_ signal: Signal<Value, Failure>) {
+        self.init { observer, lifetime in
+            lifetime += signal.observe(observer)
+        }
+    }
+
+    /// Creates the signal of one start, lets `setup` observe it, then runs the start handler.
+    ///
+    /// - Parameter setup: receives the signal and the disposable that interrupts this start. Observers
+    ///   attached inside `setup` see every event, including those sent synchronously by the handler.
+    public func startWithSignal<Result>(
+        _ setup: (_ signal: Signal<Value, Failure>, _ interrupter: any Disposable) -> Result
+    ) -> Result {
+        var input: Observer!
+        var lifetime: Lifetime!
+        let signal = Signal<Value, Failure> { observer, signalLifetime in
+            input = observer
+            lifetime = signalLifetime
+        }
+        let interrupter = AnyDisposable { [input] in input!.sendInterrupted() }
+        let result = setup(signal, interrupter)
+        withExtendedLifetime(signal) {
+            if !lifetime.hasEnded { startHandler(input, lifetime) }
+        }
+        return result
+    }
+
+    /// Starts the producer, sending its events to `observer`.
+    ///
+    /// - Returns: the disposable that interrupts this start.
+    @discardableResult
+    public func start(_ observer: Observer = Observer { _ in }) -> any Disposable {
+        startWithSignal { signal, interrupter in
+            signal.observe(observer)
+            return interrupter
+        }
+    }
+
+    /// Starts the producer, sending its events to `action`.
+    @discardableResult
+    public func start(_ action: @escaping @Sendable (Event) -> Void) -> any Disposable {
+        start(Observer(action))
+    }
+
+    /// Starts the producer, sending its values to `action`.
+    @discardableResult
+    public func startWithValues(_ action: @escaping @Sendable (Value) -> Void) -> any Disposable {
+        start(Observer(value: action))
+    }
+
+    /// Starts the producer, calling `action` on completion.
+    @discardableResult
+    public func startWithCompleted(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+        start(Observer(completed: action))
+    }
+
+    /// Starts the producer, calling `action` on failure.
+    @discardableResult
+    public func startWithFailed(_ action: @escaping @Sendable (Failure) -> Void) -> any Disposable {
+        start(Observer(failed: action))
+    }
+
+    /// Starts the producer, calling `action` on interruption.
+    @discardableResult
+    public func startWithInterrupted(_ action: @escaping @Sendable () -> Void) -> any Disposable {
+        start(Observer(interrupted: action))
+    }
+
+    /// Starts the producer, sending its values and failure to `action` as `Result`s.
+    @discardableResult
+    public func startWithResult(_ action: @escaping @Sendable (Result<Value, Failure>) -> Void) -> any Disposable {
+        startWithSignal { signal, interrupter in
+            signal.observeResult(action)
+            return interrupter
+        }
+    }
+}

@@ -1,0 +1,24 @@
+/// A subject that keeps the latest values, up to its capacity, and replays them (then the terminal
+/// event, if any) to every new observer before its live events, with nothing missed or doubled at the
+/// hand-over.
+///
+/// Memory is bounded by the capacity. Replay and live delivery run under the subject's serial gate, so a
+/// send that races a new observer is delivered to it exactly once, after its replay. Thread-safe.
+public final class ReplaySubject<Value: Sendable, Failure: Error>: Subject {
+    public let signal: Signal<Value, Failure>
+    @usableFromInline
+    let core: SignalCore<Value, Failure>
+
+    /// The policy this subject keeps values by.
+    public let capacity: ReplayCapacity
+
+    /// A subject that keeps values as `capacity` says: `.unlimited`, `.last(n)`, or `.last` (replayLast).
+    public init(capacity: ReplayCapacity = .unlimited) {
+        self.capacity = capacity
+        signal = Signal(replay: capacity) { _, _ in }
+        core = signal.core
+    }
+
+    @inlinable
+    public func send(_ event: Event<Value, Failure>) { core.send(event) }
+}
