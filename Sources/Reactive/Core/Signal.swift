@@ -40,14 +40,14 @@ public final class Signal<Value: Sendable, Failure: Error>: Sendable {
         generator(Observer(core.send), lifetime)
     }
 
-    /// A signal that shares `gate`: `generator`'s input may only be called while `gate` is held, which is
+    /// A signal that shares `gate`: `generator`'s input may only be used while `gate` is held, which is
     /// the case inside the delivery of another signal on the same gate.
     @inlinable
-    init(sharing gate: SerialGate, _ generator: (_ input: Observer, _ lifetime: Lifetime) -> Void) {
+    init(sharing gate: SerialGate, _ generator: (_ input: RelayInput<Value, Failure>, _ lifetime: Lifetime) -> Void) {
         let (lifetime, token) = Lifetime.make()
         let core = SignalCore<Value, Failure>(gate: gate, generatorLifetime: token)
         self.core = core
-        generator(Observer(core.deliver), lifetime)
+        generator(RelayInput(core), lifetime)
     }
 
     deinit { core.releaseOutput() }

@@ -20,8 +20,12 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
     let generatorLifetime: Lifetime.Token
 
     // Owned by the gate holder.
+    @exclusivity(unchecked)
+    private var subscriptions: ContiguousArray<SignalSubscription<Value, Failure>> = [] {
+        didSet { deliveryList.rebuild(from: subscriptions) }
+    }
     @usableFromInline @exclusivity(unchecked)
-    var subscriptions: ContiguousArray<SignalSubscription<Value, Failure>> = []
+    var deliveryList = DeliveryList<SignalSubscription<Value, Failure>>()
     @usableFromInline @exclusivity(unchecked)
     var terminalEvent: Event<Value, Failure>?
     @exclusivity(unchecked)
@@ -35,6 +39,8 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         self.generatorLifetime = generatorLifetime
         self.replayBuffer = replayCapacity.map(ReplayBuffer.init)
     }
+
+    deinit { deliveryList.deallocate() }
 
     // MARK: Entry points, callable from any thread
 
@@ -73,14 +79,8 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         guard terminalEvent == nil else { return }
         guard case let .value(value) = event else { return terminate(with: event) }
         replayBuffer?.append(value)
-        // The list cannot change during a delivery (changes wait behind the gate), so the array keeps
-        // every subscription alive and the loop can borrow them instead of retaining each one.
-        subscriptions.withUnsafeBufferPointer { subscriptions in
-            for index in subscriptions.indices {
-                Unmanaged.passUnretained(subscriptions[index])._withUnsafeGuaranteedRef { subscription in
-                    if subscription.isActive { subscription.action(event) }
-                }
-            }
+        deliveryList.forEach { subscription in
+            if subscription.isActive { subscription.action(event) }
         }
     }
 

@@ -6,7 +6,7 @@ extension Signal {
     /// thread); operators with a second source of events (a trigger, a timer) need their own signal.
     @inlinable
     func relay<U, F>(
-        _ makeObserver: (_ downstream: Reactive.Observer<U, F>, _ lifetime: Lifetime) -> Observer
+        _ makeObserver: (_ downstream: RelayInput<U, F>, _ lifetime: Lifetime) -> Observer
     ) -> Signal<U, F> {
         Signal<U, F>(sharing: core.gate) { downstream, lifetime in
             lifetime += observe(makeObserver(downstream, lifetime))
