@@ -1,0 +1,55 @@
+/// Cuts a byte stream into frames, however the bytes arrive: whole, one at a time, or in random pieces.
+///
+/// A frame whose length field exceeds `maximumLength` is rejected as soon as its 4-byte length has
+/// arrived, before any of its body is buffered, so a hostile length cannot make the receiver allocate.
+/// After an error the decoder is unusable: the stream has lost its framing and must be closed.
+///
+/// A value type; not shared between threads.
+public struct FrameDecoder: Sendable {
+    /// The largest frame length accepted.
+    public let maximumLength: Int
+
+    private var buffer: [UInt8] = []
+    private var readIndex = 0
+
+    /// A decoder accepting frames up to `maximumLength` bytes (after the length field).
+    public init(maximumLength: Int = Frame.defaultMaximumLength) {
+        self.maximumLength = maximumLength
+    }
+
+    /// Bytes received but not yet returned as a frame.
+    public var bufferedByteCount: Int { buffer.count - readIndex }
+
+    /// Adds received bytes.
+    public mutating func append(_ bytes: some Sequence<UInt8>) {
+        if readIndex > 0, readIndex >= buffer.count / 2 {
+            buffer.removeSubrange(0..<readIndex)
+            readIndex = 0
+        }
+        buffer.append(contentsOf: bytes)
+    }
+
+    /// The next whole frame, or `nil` until more bytes arrive.
+    public mutating func next() throws -> Frame? {
+        guard bufferedByteCount >= 4 else { return nil }
+        let length = buffer[readIndex..<readIndex + 4].reduce(0) { ($0 << 8) | Int($1) }
+        guard length >= Frame.headerLength else {
+            throw ProtocolError.malformed("frame length \(length) is shorter than the \(Frame.headerLength)-byte header")
+        }
+        guard length <= maximumLength else {
+            throw ProtocolError.frameTooLarge(length: length, maximum: maximumLength)
+        }
+        guard bufferedByteCount >= 4 + length else { return nil }
+        let start = readIndex + 4
+        var reader = WireReader(buffer[start..<start + Frame.headerLength])
+        let type = try reader.read(UInt8.self, "type")
+        let flags = try reader.read(UInt8.self, "flags")
+        let requestID = try reader.read(UInt32.self, "request_id")
+        let body = Array(buffer[(start + Frame.headerLength)..<(start + length)])
+        readIndex = start + length
+        guard flags == 0 else {
+            throw ProtocolError.malformed("flags are 0x\(String(flags, radix: 16)), but must be 0 in version 1")
+        }
+        return Frame(type: type, flags: flags, requestID: requestID, body: body)
+    }
+}

@@ -1,0 +1,150 @@
+extension ClientMessage {
+    /// This message as a frame's bytes.
+    public func encoded(requestID: UInt32) throws -> [UInt8] {
+        try Frame.encode(type: type, requestID: requestID, capacity: 64 + payloadSizeHint) { writer in
+            try writeBody(to: &writer)
+        }
+    }
+
+    /// The message a client frame carries.
+    public init(_ frame: Frame) throws {
+        var reader = WireReader(frame.body[...])
+        self = try Self.readBody(type: frame.type, from: &reader)
+        try reader.expectEnd(of: "message type 0x\(String(frame.type, radix: 16))")
+    }
+
+    var type: UInt8 {
+        switch self {
+        case .hello: MessageType.hello
+        case .ping: MessageType.ping
+        case .publish: MessageType.publish
+        case .publishBatch: MessageType.publishBatch
+        case .subscribe: MessageType.subscribe
+        case .credit: MessageType.credit
+        case .unsubscribe: MessageType.unsubscribe
+        case .createStream: MessageType.createStream
+        case .configureStream: MessageType.configureStream
+        case .getStreamInfo: MessageType.getStreamInfo
+        case .listStreams: MessageType.listStreams
+        case .truncateStream: MessageType.truncateStream
+        case .deleteStream: MessageType.deleteStream
+        }
+    }
+
+    private var payloadSizeHint: Int {
+        switch self {
+        case let .publish(publish): publish.payload.count
+        case let .publishBatch(batch): batch.entries.reduce(0) { $0 + $1.payload.count + 8 }
+        default: 0
+        }
+    }
+
+    private func writeBody(to writer: inout WireWriter) throws {
+        switch self {
+        case let .hello(minVersion, maxVersion, clientName):
+            for byte in Self.magic { writer.write(byte) }
+            writer.write(minVersion)
+            writer.write(maxVersion)
+            try writer.write(clientName, field: "client_name")
+        case let .ping(nonce):
+            writer.write(nonce)
+        case let .publish(publish):
+            try writer.write(publish.stream, field: "stream")
+            writer.writeOptional(publish.expectedLastSequence) { $0.write($1) }
+            try writer.writeOptional(publish.messageID) { try $0.write($1, field: "message_id") }
+            try writer.write(bytes: publish.payload, field: "payload")
+        case let .publishBatch(batch):
+            try writer.write(batch.stream, field: "stream")
+            writer.writeOptional(batch.expectedLastSequence) { $0.write($1) }
+            writer.write(UInt32(batch.entries.count))
+            for entry in batch.entries {
+                try writer.writeOptional(entry.messageID) { try $0.write($1, field: "message_id") }
+                try writer.write(bytes: entry.payload, field: "payload")
+            }
+        case let .subscribe(subscribe):
+            writer.write(subscribe.subscriptionID)
+            try writer.write(subscribe.stream, field: "stream")
+            subscribe.start.write(to: &writer)
+            writer.write(subscribe.credit)
+        case let .credit(subscriptionID, credit):
+            writer.write(subscriptionID)
+            writer.write(credit)
+        case let .unsubscribe(subscriptionID):
+            writer.write(subscriptionID)
+        case let .createStream(name, policy), let .configureStream(name, policy):
+            try writer.write(name, field: "stream")
+            policy.write(to: &writer)
+        case let .getStreamInfo(name), let .deleteStream(name):
+            try writer.write(name, field: "stream")
+        case .listStreams:
+            break
+        case let .truncateStream(name, truncation, dryRun):
+            try writer.write(name, field: "stream")
+            truncation.write(to: &writer)
+            writer.write(dryRun)
+        }
+    }
+
+    private static func readBody(type: UInt8, from reader: inout WireReader) throws -> ClientMessage {
+        switch type {
+        case MessageType.hello:
+            var magic: [UInt8] = []
+            for _ in 0..<4 { magic.append(try reader.read(UInt8.self, "magic")) }
+            guard magic == Self.magic else {
+                throw ProtocolError.malformed("HELLO does not start with the magic bytes \"STRD\": this is not a streamd client")
+            }
+            return .hello(
+                minVersion: try reader.read(UInt16.self, "min_version"),
+                maxVersion: try reader.read(UInt16.self, "max_version"),
+                clientName: try reader.read(String.self, "client_name"))
+        case MessageType.ping:
+            return .ping(nonce: try reader.read(UInt64.self, "nonce"))
+        case MessageType.publish:
+            return .publish(Publish(
+                stream: try reader.read(String.self, "stream"),
+                expectedLastSequence: try reader.readOptional("expected_last_sequence") { try $0.read(UInt64.self, "expected_last_sequence") },
+                messageID: try reader.readOptional("message_id") { try $0.read(String.self, "message_id") },
+                payload: try reader.readBytes("payload")))
+        case MessageType.publishBatch:
+            let stream = try reader.read(String.self, "stream")
+            let expected = try reader.readOptional("expected_last_sequence") { try $0.read(UInt64.self, "expected_last_sequence") }
+            let count = try reader.read(UInt32.self, "count")
+            var entries: [PublishBatch.Entry] = []
+            for _ in 0..<count {
+                entries.append(PublishBatch.Entry(
+                    messageID: try reader.readOptional("message_id") { try $0.read(String.self, "message_id") },
+                    payload: try reader.readBytes("payload")))
+            }
+            return .publishBatch(PublishBatch(stream: stream, expectedLastSequence: expected, entries: entries))
+        case MessageType.subscribe:
+            return .subscribe(Subscribe(
+                subscriptionID: try reader.read(UInt32.self, "subscription_id"),
+                stream: try reader.read(String.self, "stream"),
+                start: try StartPosition(from: &reader, "start"),
+                credit: try reader.read(UInt32.self, "credit")))
+        case MessageType.credit:
+            return .credit(
+                subscriptionID: try reader.read(UInt32.self, "subscription_id"),
+                credit: try reader.read(UInt32.self, "credit"))
+        case MessageType.unsubscribe:
+            return .unsubscribe(subscriptionID: try reader.read(UInt32.self, "subscription_id"))
+        case MessageType.createStream:
+            return .createStream(name: try reader.read(String.self, "stream"), policy: try StreamPolicy(from: &reader))
+        case MessageType.configureStream:
+            return .configureStream(name: try reader.read(String.self, "stream"), policy: try StreamPolicy(from: &reader))
+        case MessageType.getStreamInfo:
+            return .getStreamInfo(name: try reader.read(String.self, "stream"))
+        case MessageType.listStreams:
+            return .listStreams
+        case MessageType.truncateStream:
+            return .truncateStream(
+                name: try reader.read(String.self, "stream"),
+                truncation: try Truncation(from: &reader),
+                dryRun: try reader.read(Bool.self, "dry_run"))
+        case MessageType.deleteStream:
+            return .deleteStream(name: try reader.read(String.self, "stream"))
+        default:
+            throw ProtocolError.unknownMessageType(type)
+        }
+    }
+}

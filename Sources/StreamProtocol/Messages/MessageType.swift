@@ -1,0 +1,29 @@
+/// The type bytes of version 1 (schemas/protocol.md).
+enum MessageType {
+    static let hello: UInt8 = 0x01
+    static let ping: UInt8 = 0x02
+    static let publish: UInt8 = 0x10
+    static let publishBatch: UInt8 = 0x11
+    static let subscribe: UInt8 = 0x20
+    static let credit: UInt8 = 0x21
+    static let unsubscribe: UInt8 = 0x22
+    static let createStream: UInt8 = 0x30
+    static let configureStream: UInt8 = 0x31
+    static let getStreamInfo: UInt8 = 0x32
+    static let listStreams: UInt8 = 0x33
+    static let truncateStream: UInt8 = 0x34
+    static let deleteStream: UInt8 = 0x35
+
+    static let welcome: UInt8 = 0x81
+    static let pong: UInt8 = 0x82
+    static let published: UInt8 = 0x90
+    static let publishedBatch: UInt8 = 0x91
+    static let subscribed: UInt8 = 0xA0
+    static let events: UInt8 = 0xA1
+    static let subscriptionEnded: UInt8 = 0xA2
+    static let streamInfo: UInt8 = 0xB0
+    static let streamList: UInt8 = 0xB1
+    static let truncated: UInt8 = 0xB2
+    static let ok: UInt8 = 0xB3
+    static let error: UInt8 = 0xE0
+}

@@ -1,0 +1,148 @@
+extension ServerMessage {
+    /// This message as a frame's bytes.
+    public func encoded(requestID: UInt32) throws -> [UInt8] {
+        try Frame.encode(type: type, requestID: requestID, capacity: 64 + payloadSizeHint) { writer in
+            try writeBody(to: &writer)
+        }
+    }
+
+    /// The message a server frame carries.
+    public init(_ frame: Frame) throws {
+        var reader = WireReader(frame.body[...])
+        self = try Self.readBody(type: frame.type, from: &reader)
+        try reader.expectEnd(of: "message type 0x\(String(frame.type, radix: 16))")
+    }
+
+    var type: UInt8 {
+        switch self {
+        case .welcome: MessageType.welcome
+        case .pong: MessageType.pong
+        case .published: MessageType.published
+        case .publishedBatch: MessageType.publishedBatch
+        case .subscribed: MessageType.subscribed
+        case .events: MessageType.events
+        case .subscriptionEnded: MessageType.subscriptionEnded
+        case .streamInfo: MessageType.streamInfo
+        case .streamList: MessageType.streamList
+        case .truncated: MessageType.truncated
+        case .ok: MessageType.ok
+        case .error: MessageType.error
+        }
+    }
+
+    private var payloadSizeHint: Int {
+        if case let .events(_, events) = self { return events.reduce(0) { $0 + $1.payload.count + 21 } }
+        return 0
+    }
+
+    private func writeBody(to writer: inout WireWriter) throws {
+        switch self {
+        case let .welcome(version, maxFrameLength, maxSubscriptions, serverName):
+            writer.write(version)
+            writer.write(maxFrameLength)
+            writer.write(maxSubscriptions)
+            try writer.write(serverName, field: "server_name")
+        case let .pong(nonce):
+            writer.write(nonce)
+        case let .published(sequence, timestamp, duplicate):
+            writer.write(sequence)
+            writer.write(timestamp)
+            writer.write(duplicate)
+        case let .publishedBatch(entries, timestamp):
+            writer.write(UInt32(entries.count))
+            for entry in entries {
+                writer.write(entry.sequence)
+                writer.write(entry.duplicate)
+            }
+            writer.write(timestamp)
+        case let .subscribed(subscriptionID, nextSequence):
+            writer.write(subscriptionID)
+            writer.write(nextSequence)
+        case let .events(subscriptionID, events):
+            writer.write(subscriptionID)
+            writer.write(UInt32(events.count))
+            for event in events { try event.write(to: &writer) }
+        case let .subscriptionEnded(subscriptionID, reason, message):
+            writer.write(subscriptionID)
+            writer.write(reason.rawValue)
+            try writer.write(message, field: "message")
+        case let .streamInfo(info):
+            try info.write(to: &writer)
+        case let .streamList(infos):
+            writer.write(UInt32(infos.count))
+            for info in infos { try info.write(to: &writer) }
+        case let .truncated(removed, firstSequence):
+            writer.write(removed)
+            writer.write(firstSequence)
+        case .ok:
+            break
+        case let .error(code, message):
+            writer.write(code.rawValue)
+            // An error message is never worth failing the reply over: cut it to fit its field.
+            try writer.write(String(decoding: message.utf8.prefix(65_000), as: UTF8.self), field: "message")
+        }
+    }
+
+    private static func readBody(type: UInt8, from reader: inout WireReader) throws -> ServerMessage {
+        switch type {
+        case MessageType.welcome:
+            return .welcome(
+                version: try reader.read(UInt16.self, "version"),
+                maxFrameLength: try reader.read(UInt32.self, "max_frame_length"),
+                maxSubscriptions: try reader.read(UInt32.self, "max_subscriptions"),
+                serverName: try reader.read(String.self, "server_name"))
+        case MessageType.pong:
+            return .pong(nonce: try reader.read(UInt64.self, "nonce"))
+        case MessageType.published:
+            return .published(
+                sequence: try reader.read(UInt64.self, "sequence"),
+                timestamp: try reader.read(Int64.self, "timestamp"),
+                duplicate: try reader.read(Bool.self, "duplicate"))
+        case MessageType.publishedBatch:
+            let count = try reader.read(UInt32.self, "count")
+            var entries: [PublishedEntry] = []
+            for _ in 0..<count {
+                entries.append(PublishedEntry(
+                    sequence: try reader.read(UInt64.self, "sequence"),
+                    duplicate: try reader.read(Bool.self, "duplicate")))
+            }
+            return .publishedBatch(entries: entries, timestamp: try reader.read(Int64.self, "timestamp"))
+        case MessageType.subscribed:
+            return .subscribed(
+                subscriptionID: try reader.read(UInt32.self, "subscription_id"),
+                nextSequence: try reader.read(UInt64.self, "next_sequence"))
+        case MessageType.events:
+            let subscriptionID = try reader.read(UInt32.self, "subscription_id")
+            let count = try reader.read(UInt32.self, "count")
+            var events: [WireEvent] = []
+            for _ in 0..<count { events.append(try WireEvent(from: &reader)) }
+            return .events(subscriptionID: subscriptionID, events: events)
+        case MessageType.subscriptionEnded:
+            let subscriptionID = try reader.read(UInt32.self, "subscription_id")
+            let rawReason = try reader.read(UInt8.self, "reason")
+            guard let reason = SubscriptionEndReason(rawValue: rawReason) else {
+                throw ProtocolError.malformed("reason is \(rawReason), but must be 0...3")
+            }
+            return .subscriptionEnded(subscriptionID: subscriptionID, reason: reason, message: try reader.read(String.self, "message"))
+        case MessageType.streamInfo:
+            return .streamInfo(try StreamInfo(from: &reader))
+        case MessageType.streamList:
+            let count = try reader.read(UInt32.self, "count")
+            var infos: [StreamInfo] = []
+            for _ in 0..<count { infos.append(try StreamInfo(from: &reader)) }
+            return .streamList(infos)
+        case MessageType.truncated:
+            return .truncated(
+                removed: try reader.read(UInt64.self, "removed"),
+                firstSequence: try reader.read(UInt64.self, "first_sequence"))
+        case MessageType.ok:
+            return .ok
+        case MessageType.error:
+            return .error(
+                code: ErrorCode(rawValue: try reader.read(UInt16.self, "code")),
+                message: try reader.read(String.self, "message"))
+        default:
+            throw ProtocolError.unknownMessageType(type)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+@testable import StreamProtocol
+
+/// One of every message, with the fields that exercise each encoding.
+enum ProtocolSamples {
+    static let policy = StreamPolicy(capacity: 1000, maxAgeMilliseconds: nil, maxBytes: 1 << 40, defaultStart: .last(10))
+    static let info = StreamInfo(
+        name: "orders.eu-1", policy: policy, count: 3, firstSequence: 8, lastSequence: 10,
+        firstTime: 1_700_000_000_000_000, lastTime: -1, storedBytes: 120, rawBytes: 300, subscribers: 2, state: .failed)
+
+    static let clientMessages: [ClientMessage] = [
+        .hello(minVersion: 1, maxVersion: 3, clientName: "tests ✓"),
+        .ping(nonce: .max),
+        .publish(.init(stream: "s", payload: [])),
+        .publish(.init(stream: "orders", expectedLastSequence: 0, messageID: "m-1", payload: Array(0...255))),
+        .publishBatch(.init(stream: "b", expectedLastSequence: 41, entries: [
+            .init(payload: [1]), .init(messageID: "x", payload: []), .init(payload: Array(repeating: 7, count: 300)),
+        ])),
+        .publishBatch(.init(stream: "empty", entries: [])),
+        .subscribe(.init(subscriptionID: 1, stream: "s", start: .streamDefault, credit: 64)),
+        .subscribe(.init(subscriptionID: 2, stream: "s", start: .all, credit: 0)),
+        .subscribe(.init(subscriptionID: 3, stream: "s", start: .last(5), credit: 1)),
+        .subscribe(.init(subscriptionID: 4, stream: "s", start: .fromSequence(1 << 63), credit: .max)),
+        .subscribe(.init(subscriptionID: 5, stream: "s", start: .since(microseconds: -5), credit: 9)),
+        .subscribe(.init(subscriptionID: .max, stream: "s", start: .newOnly, credit: 9)),
+        .credit(subscriptionID: 7, credit: 100),
+        .unsubscribe(subscriptionID: 7),
+        .createStream(name: "a", policy: policy),
+        .configureStream(name: "a", policy: StreamPolicy()),
+        .getStreamInfo(name: "a"),
+        .listStreams,
+        .truncateStream(name: "a", truncation: .beforeSequence(10), dryRun: true),
+        .truncateStream(name: "a", truncation: .keepLast(1), dryRun: false),
+        .truncateStream(name: "a", truncation: .olderThan(microseconds: 99), dryRun: false),
+        .deleteStream(name: "a"),
+    ]
+
+    static let serverMessages: [ServerMessage] = [
+        .welcome(version: 1, maxFrameLength: 16 << 20, maxSubscriptions: 256, serverName: "streamd"),
+        .pong(nonce: 0),
+        .published(sequence: 1, timestamp: 1_700_000_000_123_456, duplicate: false),
+        .published(sequence: 5, timestamp: 0, duplicate: true),
+        .publishedBatch(entries: [.init(sequence: 2), .init(sequence: 1, duplicate: true)], timestamp: 17),
+        .subscribed(subscriptionID: 3, nextSequence: 11),
+        .events(subscriptionID: 3, events: [
+            WireEvent(sequence: 11, timestamp: 5, payload: [1, 2, 3]),
+            WireEvent(sequence: 12, timestamp: 6, kind: .completed, payload: []),
+            WireEvent(sequence: 13, timestamp: 7, kind: .failed, payload: Array("disk on fire".utf8)),
+        ]),
+        .events(subscriptionID: 4, events: []),
+        .subscriptionEnded(subscriptionID: 3, reason: .serverShuttingDown, message: "bye"),
+        .streamInfo(info),
+        .streamList([info, StreamInfo(name: "empty", policy: StreamPolicy())]),
+        .streamList([]),
+        .truncated(removed: 10, firstSequence: 0),
+        .ok,
+        .error(code: .streamNotFound, message: "no stream named \"x\""),
+        .error(code: ErrorCode(rawValue: 4242), message: ""),
+    ]
+}
