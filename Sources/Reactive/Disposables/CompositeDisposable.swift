@@ -1,12 +1,15 @@
 import Synchronization
 
-/// A disposable that disposes a changing set of disposables together.
+/// A disposable that disposes a changing set of disposables together, in the order they were added.
 ///
-/// Adding to a composite that is already disposed disposes the addition at once.
+/// The order matters where one member's disposal must be seen before another's: a started producer
+/// adds its interrupter before its observation, so that the interruption reaches the observers before
+/// they are detached. Adding to a composite that is already disposed disposes the addition at once.
 /// Thread-safe: adds, removals and disposal may race; each member is disposed exactly once.
 public final class CompositeDisposable: Disposable {
     private struct State {
-        var members: [ObjectIdentifier: any Disposable] = [:]
+        var members: [(key: UInt64, disposable: any Disposable)] = []
+        var nextKey: UInt64 = 0
         var isDisposed = false
     }
 
@@ -26,18 +29,18 @@ public final class CompositeDisposable: Disposable {
     @discardableResult
     public func add(_ disposable: (any Disposable)?) -> any Disposable {
         guard let disposable else { return AnyDisposable() }
-        let key = ObjectIdentifier(disposable)
-        let added = state.withLock { state in
-            guard !state.isDisposed else { return false }
-            state.members[key] = disposable
-            return true
+        let key = state.withLock { state -> UInt64? in
+            guard !state.isDisposed else { return nil }
+            defer { state.nextKey += 1 }
+            state.members.append((state.nextKey, disposable))
+            return state.nextKey
         }
-        guard added else {
+        guard let key else {
             disposable.dispose()
             return AnyDisposable()
         }
         return AnyDisposable { [weak self] in
-            _ = self?.state.withLock { $0.members.removeValue(forKey: key) }
+            self?.state.withLock { $0.members.removeAll { $0.key == key } }
         }
     }
 
@@ -48,13 +51,13 @@ public final class CompositeDisposable: Disposable {
     }
 
     public func dispose() {
-        let members = state.withLock { state -> [any Disposable] in
+        let members = state.withLock { state -> [(key: UInt64, disposable: any Disposable)] in
             guard !state.isDisposed else { return [] }
             state.isDisposed = true
-            defer { state.members = [:] }
-            return Array(state.members.values)
+            defer { state.members = [] }
+            return state.members
         }
-        for member in members { member.dispose() }
+        for member in members { member.disposable.dispose() }
     }
 
     /// Adds `disposable` to `composite`.
