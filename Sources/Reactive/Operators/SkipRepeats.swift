@@ -1,5 +1,8 @@
 extension Signal {
-    /// Each value that is not equivalent to the one before it; the first value always passes.
+    /// Each value that is not equivalent to the one received before it; the first value always passes.
+    ///
+    /// Each value is compared with the one just before it, whether that one was sent or skipped, as in
+    /// ReactiveSwift; for a non-transitive `isEquivalent`, a slow drift is therefore never sent.
     ///
     /// - Parameter isEquivalent: called with the previous value and the new one.
     @inlinable
@@ -8,8 +11,8 @@ extension Signal {
             let previous = SerialBox<Value?>(nil)
             return Observer { event in
                 guard case let .value(value) = event else { return downstream.send(event) }
+                defer { previous.value = value }
                 if let last = previous.value, isEquivalent(last, value) { return }
-                previous.value = value
                 downstream.send(event)
             }
         }
