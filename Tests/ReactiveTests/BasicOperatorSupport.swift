@@ -48,3 +48,33 @@ enum BasicOperatorHarness {
         return (producer, sent, ended)
     }
 }
+
+extension BasicOperatorHarness {
+    /// Two sources nobody else holds, combined by `transform`: each is torn down (and its counter
+    /// counts it) as soon as the operator stops observing it.
+    static func watchedSources<T, U>(
+        _ transform: (Signal<Int, TestError>, Signal<T, Never>) -> Signal<U, TestError>
+    ) -> WatchedSources<T, U> {
+        let released = Counter()
+        let otherReleased = Counter()
+        let (signal, input) = Signal<Int, TestError>.pipe(disposable: AnyDisposable { released.increment() })
+        let (other, otherInput) = Signal<T, Never>.pipe(disposable: AnyDisposable { otherReleased.increment() })
+        let result = transform(signal, other)
+        let recorder = Recorder<U, TestError>()
+        result.observe(recorder.observer)
+        return WatchedSources(
+            recorder: recorder, input: input, otherInput: otherInput,
+            released: released, otherReleased: otherReleased
+        )
+    }
+
+    /// What `watchedSources` returns: the recorder observing the result, the inputs of both sources and
+    /// their release counters.
+    struct WatchedSources<T: Sendable, U: Sendable> {
+        let recorder: Recorder<U, TestError>
+        let input: Observer<Int, TestError>
+        let otherInput: Observer<T, Never>
+        let released: Counter
+        let otherReleased: Counter
+    }
+}
