@@ -53,6 +53,7 @@ extension BasicOperatorHarness {
     /// Two sources nobody else holds, combined by `transform`: each is torn down (and its counter
     /// counts it) as soon as the operator stops observing it.
     static func watchedSources<T, U>(
+        other _: T.Type = T.self,
         _ transform: (Signal<Int, TestError>, Signal<T, Never>) -> Signal<U, TestError>
     ) -> WatchedSources<T, U> {
         let released = Counter()
