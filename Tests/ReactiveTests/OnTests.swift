@@ -75,7 +75,7 @@ private final class Log: Sendable {
         #expect(log.lines.count == 12)
     }
 
-    @Test func aProducerRunsDisposedWhenAStartIsDisposed() {
+    @Test func aProducerRunsInterruptedThenDisposedWhenAStartIsDisposed() {
         let log = Log()
         let disposable = SignalProducer<Int, TestError>.never
             .on(started: { log.append("started") }, interrupted: { log.append("interrupted") },
@@ -84,6 +84,17 @@ private final class Log: Sendable {
         #expect(log.lines == ["started"])
         disposable.dispose()
         #expect(log.lines == ["started", "interrupted", "disposed"])
+    }
+
+    @Test func disposingAStartAlwaysRunsInterruptedEvenBehindOtherOperators() {
+        // The order in which a start's lifetime disposes its parts is not fixed, so repeat to catch
+        // an order that would tear the handlers down without an interruption.
+        let interruptions = Counter()
+        let producer = SignalProducer<Int, TestError>.never.on(interrupted: { interruptions.increment() })
+        for _ in 0..<50 { producer.start().dispose() }
+        #expect(interruptions.value == 50)
+        for _ in 0..<50 { producer.map { $0 }.filter { _ in true }.start().dispose() }
+        #expect(interruptions.value == 100)
     }
 
     @Test func aProducerWithoutStartHooksStillRunsTheEventHandlers() {

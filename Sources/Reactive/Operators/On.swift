@@ -46,7 +46,8 @@ extension SignalProducer {
     /// `starting` runs for each start just before this producer's start handler, once the result's
     /// observers are attached; `started` runs right after the handler returns (a synchronous producer
     /// has then already sent its events). The other handlers behave as in `Signal.on(...)`, per start;
-    /// `disposed` runs when the start ends (termination or disposal).
+    /// `disposed` runs when the start ends (termination or disposal). Disposing a start runs
+    /// `interrupted` and `terminated` before `disposed`.
     @inlinable
     public func on(
         starting: (@Sendable () -> Void)? = nil,
@@ -59,17 +60,18 @@ extension SignalProducer {
         terminated: (@Sendable () -> Void)? = nil,
         disposed: (@Sendable () -> Void)? = nil
     ) -> SignalProducer {
-        let observeEvents: @Sendable (Signal<Value, Failure>) -> Signal<Value, Failure> = {
-            $0.on(
-                event: event, value: value, failed: failed, completed: completed,
-                interrupted: interrupted, terminated: terminated, disposed: disposed
-            )
-        }
-        guard starting != nil || started != nil else { return lift(observeEvents) }
-        return SignalProducer { observer, lifetime in
+        SignalProducer { observer, lifetime in
             startWithSignal { signal, interrupter in
-                lifetime += interrupter
-                lifetime += observeEvents(signal).observe(observer)
+                let observation = signal.on(
+                    event: event, value: value, failed: failed, completed: completed,
+                    interrupted: interrupted, terminated: terminated, disposed: disposed
+                ).observe(observer)
+                // One disposable, so the order is fixed: interrupting first lets the handlers see the
+                // interruption when the start is disposed; detaching first would tear them down silently.
+                lifetime += AnyDisposable {
+                    interrupter.dispose()
+                    observation.dispose()
+                }
                 starting?()
             }
             started?()
