@@ -37,6 +37,17 @@ import Testing
         #expect(recorder.events == [.value(1), .value(2), .completed])
     }
 
+    @Test func takeFirstIgnoresValuesItsObserverSendsBackIntoTheSource() {
+        let (signal, input) = Signal<Int, TestError>.pipe()
+        let recorder = Recorder<Int, TestError>()
+        signal.take(first: 1).observe { event in
+            recorder.observer.send(event)
+            if case let .value(value) = event { input.send(value: value + 1) }
+        }
+        input.send(value: 1)
+        #expect(recorder.events == [.value(1), .completed])
+    }
+
     @Test func takeFirstOnAProducerInterruptsTheStartOnceDone() {
         let (producer, sent, ended) = Harness.countingProducer(upTo: 100)
         let recorder = Recorder<Int, TestError>()
