@@ -13,6 +13,7 @@ extension Signal {
         combinePrevious(startingWith: nil)
     }
 
+    /// The shared implementation: a `nil` `initial` means the first value has no partner.
     @inlinable
     func combinePrevious(startingWith initial: Value?) -> Signal<(Value, Value), Failure> {
         relay { downstream, _ in
