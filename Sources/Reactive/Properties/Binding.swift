@@ -38,7 +38,8 @@ precedencegroup BindingPrecedence {
 infix operator <~ : BindingPrecedence
 
 /// Binds the values of `source` to `target` until the source terminates, the target's lifetime ends, or
-/// the returned disposable is disposed, whichever comes first.
+/// the returned disposable is disposed, whichever comes first; the returned disposable is disposed in
+/// all three cases.
 @discardableResult
 public func <~ <Target: BindingTargetProvider>(
     target: Target, source: Signal<Target.Value, Never>
@@ -74,7 +75,8 @@ public func <~ <Target: BindingTargetProvider>(
 }
 
 /// The binding itself. It registers with the target's lifetime and unregisters as soon as the source
-/// terminates, so a long-lived target does not collect one dead entry per finished binding.
+/// terminates (the binding is then disposed), so a long-lived target does not collect one dead entry
+/// per finished binding.
 private func bind<Value>(
     _ target: BindingTarget<Value>,
     to signal: Signal<Value, Never>,
@@ -85,7 +87,7 @@ private func bind<Value>(
     binding += registration
     binding += interrupter
     binding += signal.observe { event in
-        if case let .value(value) = event { target.action(value) } else { registration.dispose() }
+        if case let .value(value) = event { target.action(value) } else { binding.dispose() }
     }
     registration.inner = target.lifetime.observeEnded { binding.dispose() }
     return binding
