@@ -134,3 +134,48 @@ import Testing
         #expect(network.interruptionsSeen.value == 1)
     }
 }
+
+@Suite struct SignalReplayTests {
+    @Test func aReplayedSignalGivesALateSubscriberTheValuesSentSinceReplayWasCalled() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        input.send(value: 0)
+        let replayed = signal.replay()
+        input.send(value: 1)
+        input.send(value: 2)
+        let late = Recorder<Int, Never>()
+        replayed.start(late.observer)
+        input.send(value: 3)
+        input.sendCompleted()
+        #expect(late.events == [.value(1), .value(2), .value(3), .completed])
+    }
+
+    @Test func replayLastOfASignalKeepsOnlyTheLatestValue() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let replayed = signal.replayLast()
+        input.send(value: 1)
+        input.send(value: 2)
+        let late = Recorder<Int, Never>()
+        replayed.start(late.observer)
+        #expect(late.values == [2])
+    }
+
+    @Test func aBoundedReplayOfAProducerKeepsItsCapacity() {
+        let replayed = SignalProducer<Int, Never>([1, 2, 3, 4]).replay(upTo: 2)
+        let late = Recorder<Int, Never>()
+        replayed.start(late.observer)
+        #expect(late.events == [.value(3), .value(4), .completed])
+    }
+
+    @Test func droppingTheReplayOfASignalStopsObservingIt() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        weak var weakWitness: Witness?
+        do {
+            let witness = Witness()
+            weakWitness = witness
+            let replayed = signal.map { value in withExtendedLifetime(witness) { value } }.replay()
+            input.send(value: 1)
+            _ = replayed
+        }
+        #expect(weakWitness == nil)
+    }
+}

@@ -114,6 +114,8 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendabl
 
 /// The mutable part of a `MulticastConnection`, in its own object so that the running source refers
 /// to it and not to the connection.
+///
+/// Thread-safe: every access goes through the mutex.
 private final class ConnectionState: Sendable {
     struct State {
         var connection: SerialDisposable?

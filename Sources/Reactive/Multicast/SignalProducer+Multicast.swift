@@ -12,14 +12,14 @@ extension SignalProducer {
         MulticastConnection(self, subject: subject)
     }
 
-    /// Starts this producer at once and shares it: every start of the returned producer receives all
-    /// the values sent so far, then the live events (and the terminal event, if any).
+    /// Starts this producer at once and shares it: every start of the returned producer receives the
+    /// values kept so far (all of them by default), then the live events and the terminal event, if any.
     ///
     /// The source runs until it terminates, or until nobody can observe it any more: when the returned
     /// producer (and every copy of it) is gone and all its starts are disposed, the source is
     /// interrupted. Disposing a start only detaches that subscriber.
-    public func replay() -> SignalProducer {
-        replayed(capacity: .unlimited, lazily: false)
+    public func replay(upTo capacity: ReplayCapacity = .unlimited) -> SignalProducer {
+        replayed(capacity: capacity, lazily: false)
     }
 
     /// Like `replay()`, keeping only the latest value: a late subscriber gets the last value, then the
@@ -39,7 +39,7 @@ extension SignalProducer {
         replayed(capacity: capacity, lazily: true)
     }
 
-    private func replayed(capacity: ReplayCapacity, lazily: Bool) -> SignalProducer {
+    fileprivate func replayed(capacity: ReplayCapacity, lazily: Bool) -> SignalProducer {
         let connection = multicast(ReplaySubject(capacity: capacity))
         let keeper = ReplayKeeper(connection)
         if !lazily { keeper.connect() }
@@ -49,6 +49,22 @@ extension SignalProducer {
             lifetime += connection.signal.observe(observer)
             if lazily { keeper.connect() }
         }
+    }
+}
+
+extension Signal {
+    /// Starts keeping this signal's values now and returns a producer whose every start receives the
+    /// values kept so far (all of them by default), then the live events and the terminal event, if any.
+    ///
+    /// The signal is observed until it terminates, or until the returned producer and all its starts
+    /// are gone.
+    public func replay(upTo capacity: ReplayCapacity = .unlimited) -> SignalProducer<Value, Failure> {
+        SignalProducer(self).replayed(capacity: capacity, lazily: false)
+    }
+
+    /// Like `replay()`, keeping only the latest value.
+    public func replayLast() -> SignalProducer<Value, Failure> {
+        SignalProducer(self).replayed(capacity: .last, lazily: false)
     }
 }
 
