@@ -95,4 +95,17 @@ import Testing
         subject.send(value: 2)
         #expect(other.values == [1])
     }
+
+    @Test(.disabled("core limitation: the disposable of an observation exists only once observe() returns, after the replay"))
+    func anObserverThatDisposesItselfDuringItsReplayStopsTheReplay() {
+        let subject = ReplaySubject<Int, Never>(capacity: .unlimited)
+        for value in 1...5 { subject.send(value: value) }
+        let received = Recorder<Int, Never>()
+        let disposable = SerialDisposable()
+        disposable.inner = subject.observeValues { value in
+            received.observer.send(value: value)
+            if value == 2 { disposable.dispose() }
+        }
+        #expect(received.values == [1, 2])
+    }
 }

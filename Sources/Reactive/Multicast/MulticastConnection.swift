@@ -47,7 +47,8 @@ public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendabl
     /// A start after that connects again and so restarts the source into the same subject: a late
     /// subscriber sees what the subject shows a new observer (nothing for a passthrough subject, the kept
     /// values for a replaying one), then the new connection's events. A connection made by `connect()`
-    /// is never disposed by the subscribers leaving.
+    /// is never disposed by the subscribers leaving; one made by a subscriber is, even if `connect()`
+    /// returned it meanwhile.
     public func autoconnect() -> SignalProducer<Value, Failure> {
         SignalProducer { [self] observer, lifetime in
             lifetime += subject.signal.observe(observer)
