@@ -26,6 +26,7 @@ public protocol BindingTargetProvider<Value>: Sendable {
 }
 
 extension BindingTarget: BindingTargetProvider {
+    /// The target itself.
     public var bindingTarget: BindingTarget<Value> { self }
 }
 
