@@ -41,13 +41,13 @@ public final class CurrentValueSubject<Value: Sendable, Failure: Error>: Subject
     public let changes: Signal<Value, Failure>
 
     private let state: Mutex<State>
-    private let changesInput: Observer<Value, Failure>
+    private let changesInput: RelayInput<Value, Failure>
 
     /// A subject whose current value is `value`.
     public init(_ value: Value) {
         state = Mutex(State(value: value))
         signal = Signal(replay: .last) { _, _ in }
-        var input: Observer<Value, Failure>!
+        var input: RelayInput<Value, Failure>!
         // The changes share the gate of `signal`, so one delivery feeds both in the same order.
         changes = Signal(sharing: signal.core.gate) { observer, _ in input = observer }
         changesInput = input
