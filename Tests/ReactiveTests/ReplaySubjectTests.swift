@@ -96,16 +96,38 @@ import Testing
         #expect(other.values == [1])
     }
 
-    @Test(.disabled("core limitation: the disposable of an observation exists only once observe() returns, after the replay"))
-    func anObserverThatDisposesItselfDuringItsReplayStopsTheReplay() {
+    @Test func anObserverThatEndsItsLifetimeDuringItsReplayStopsTheReplay() {
         let subject = ReplaySubject<Int, Never>(capacity: .unlimited)
         for value in 1...5 { subject.send(value: value) }
         let received = Recorder<Int, Never>()
-        let disposable = SerialDisposable()
-        disposable.inner = subject.observeValues { value in
+        let (lifetime, token) = Lifetime.make()
+        subject.signal.observe(Observer(value: { value in
             received.observer.send(value: value)
-            if value == 2 { disposable.dispose() }
-        }
+            if value == 2 { token.end() }
+        }), during: lifetime)
+        subject.send(value: 6)
         #expect(received.values == [1, 2])
+    }
+
+    @Test func aProducerStartThatEndsEarlyStopsReplayingAtOnce() {
+        let subject = ReplaySubject<Int, Never>(capacity: .unlimited)
+        for value in 1...1_000 { subject.send(value: value) }
+        let replayed = Counter()
+        let received = Recorder<Int, Never>()
+        subject.producer.on(value: { _ in replayed.increment() }).take(first: 2).start(received.observer)
+        #expect(received.events == [.value(1), .value(2), .completed])
+        #expect(replayed.value == 2)
+    }
+
+    @Test func operatorsOnTheProducerReplayForEveryStart() {
+        let subject = ReplaySubject<Int, Never>(capacity: 3)
+        for value in 1...5 { subject.send(value: value) }
+        let first = Recorder<Int, Never>()
+        let second = Recorder<Int, Never>()
+        subject.producer.map { $0 * 10 }.start(first.observer)
+        subject.producer.map { $0 * 10 }.start(second.observer)
+        subject.send(value: 6)
+        #expect(first.values == [30, 40, 50, 60])
+        #expect(second.values == [30, 40, 50, 60])
     }
 }

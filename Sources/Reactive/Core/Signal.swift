@@ -79,6 +79,21 @@ public final class Signal<Value: Sendable, Failure: Error>: Sendable {
         return ObservationDisposable(subscription)
     }
 
+    /// Attaches `observer` until `lifetime` ends, the signal terminates, or the returned disposable is
+    /// disposed.
+    ///
+    /// The observation belongs to `lifetime` before it is attached, so ending the lifetime from inside a
+    /// callback stops it at once, even in the middle of a replay (for a producer start that completes
+    /// early, or an observer that ends its own lifetime).
+    @inlinable @discardableResult
+    public func observe(_ observer: Observer, during lifetime: Lifetime) -> any Disposable {
+        let subscription = SignalSubscription(core: core, action: observer.action)
+        let disposable = ObservationDisposable(subscription)
+        lifetime += disposable
+        core.attach(subscription)
+        return disposable
+    }
+
     /// Attaches a function of values; terminal events are ignored.
     @inlinable @discardableResult
     public func observeValues(_ action: @escaping @Sendable (Value) -> Void) -> any Disposable {

@@ -106,6 +106,7 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
             if subscription.isActive { subscription.action(terminalEvent) }
             return
         }
+        guard subscription.isActive else { return }
         subscriptions.append(subscription)
     }
 

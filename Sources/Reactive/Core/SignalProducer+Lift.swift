@@ -7,7 +7,7 @@ extension SignalProducer {
         SignalProducer<U, F> { observer, lifetime in
             startWithSignal { signal, interrupter in
                 lifetime += interrupter
-                lifetime += transform(signal).observe(observer)
+                transform(signal).observe(observer, during: lifetime)
             }
         }
     }
@@ -23,7 +23,7 @@ extension SignalProducer {
                 startWithSignal { signal, interrupter in
                     lifetime += interrupter
                     lifetime += otherInterrupter
-                    lifetime += transform(signal, otherSignal).observe(observer)
+                    transform(signal, otherSignal).observe(observer, during: lifetime)
                 }
             }
         }

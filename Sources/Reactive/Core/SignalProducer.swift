@@ -24,7 +24,7 @@ public struct SignalProducer<Value: Sendable, Failure: Error>: Sendable {
     /// A producer that, when started, observes `signal` until the start is disposed.
     public init(_ signal: Signal<Value, Failure>) {
         self.init { observer, lifetime in
-            lifetime += signal.observe(observer)
+            signal.observe(observer, during: lifetime)
         }
     }
 

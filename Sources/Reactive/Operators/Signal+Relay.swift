@@ -9,7 +9,7 @@ extension Signal {
         _ makeObserver: (_ downstream: RelayInput<U, F>, _ lifetime: Lifetime) -> Observer
     ) -> Signal<U, F> {
         Signal<U, F>(sharing: core.gate) { downstream, lifetime in
-            lifetime += observe(makeObserver(downstream, lifetime))
+            observe(makeObserver(downstream, lifetime), during: lifetime)
         }
     }
 }

@@ -4,6 +4,11 @@
 ///
 /// Memory is bounded by the capacity. Replay and live delivery run under the subject's serial gate, so a
 /// send that races a new observer is delivered to it exactly once, after its replay. Thread-safe.
+///
+/// Replay happens when an observer attaches. Signal operators attach when they are applied, so to
+/// apply operators to the replay, start from `producer`: `subject.producer.map(f).start(observer)`
+/// replays through `map` for every start, while `subject.signal.map(f)` consumes the replay once, at the
+/// moment it is built. A start that ends early (`take(first:)`) stops its replay at once.
 public final class ReplaySubject<Value: Sendable, Failure: Error>: Subject {
     public let signal: Signal<Value, Failure>
     @usableFromInline
