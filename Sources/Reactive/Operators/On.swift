@@ -62,16 +62,12 @@ extension SignalProducer {
     ) -> SignalProducer {
         SignalProducer { observer, lifetime in
             startWithSignal { signal, interrupter in
-                let observation = signal.on(
+                // The interrupter goes first: a disposed start interrupts, so the handlers see it, then detaches.
+                lifetime += interrupter
+                signal.on(
                     event: event, value: value, failed: failed, completed: completed,
                     interrupted: interrupted, terminated: terminated, disposed: disposed
-                ).observe(observer)
-                // One disposable, so the order is fixed: interrupting first lets the handlers see the
-                // interruption when the start is disposed; detaching first would tear them down silently.
-                lifetime += AnyDisposable {
-                    interrupter.dispose()
-                    observation.dispose()
-                }
+                ).observe(observer, during: lifetime)
                 starting?()
             }
             started?()
