@@ -29,10 +29,13 @@ import Testing
     }
 
     @Test func concatOfAHundredThousandSynchronousProducersDoesNotGrowTheStack() {
+        let head = IntProbe()
         let count = Counter()
         let completed = Counter()
-        SignalProducer.concat((0..<100_000).map { IntProducer(value: $0) })
+        SignalProducer.concat([head.producer] + (0..<100_000).map { IntProducer(value: $0) })
             .start(Observer(value: { _ in count.increment() }, completed: completed.increment))
+        // All of them wait behind the head, so its completion starts every one of them in turn.
+        head.observer.sendCompleted()
         #expect(count.value == 100_000)
         #expect(completed.value == 1)
     }

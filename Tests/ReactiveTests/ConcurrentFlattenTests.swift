@@ -145,17 +145,6 @@ import Testing
         #expect(recorder.events == [.failed(TestError())])
     }
 
-    @Test func concatOfAHundredThousandSynchronousProducersRunsInConstantStack() {
-        let inners = (0..<100_000).map { IntProducer(value: $0) }
-        let sum = Counter()
-        let completed = Counter()
-        SignalProducer<IntProducer, TestError>(inners).flatten(.concat).start(
-            Observer(value: { _ in sum.increment() }, completed: completed.increment)
-        )
-        #expect(sum.value == 100_000)
-        #expect(completed.value == 1)
-    }
-
     @Test func concatOfQueuedSynchronousProducersStartedByOneCompletionRunsInConstantStack() {
         let first = IntProbe()
         let inners = [first.producer] + (0..<100_000).map { IntProducer(value: $0) }
