@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import Reactive
 
@@ -113,5 +114,19 @@ import Testing
         disposable.dispose()
         pair.dispose()
         #expect(a.allEnded && b.allEnded && c.allEnded)
+    }
+
+    @Test func sourcesSendingFromTwoThreadsAtOnceEndWithBothLastValues() {
+        let a = Signal<Int, TestError>.pipe(), b = Signal<Int, TestError>.pipe()
+        let recorder = Recorder<[Int], TestError>()
+        Signal.combineLatest(a.output, b.output).map { [$0, $1] }.observe(recorder.observer)
+        DispatchQueue.concurrentPerform(iterations: 2) { side in
+            let input = side == 0 ? a.input : b.input
+            for value in 0..<2_000 { input.send(value: value) }
+            input.sendCompleted()
+        }
+        #expect(recorder.values.last == [1_999, 1_999])
+        #expect(recorder.terminal == .completed)
+        #expect(recorder.events.filter(\.isTerminating).count == 1)
     }
 }

@@ -1,3 +1,5 @@
+import Dispatch
+import Synchronization
 import Testing
 @testable import Reactive
 
@@ -170,5 +172,41 @@ import Testing
         firstInput.sendCompleted()
         secondInput.sendCompleted()
         #expect(recorder.events == [.value(2), .value(1), .completed])
+    }
+
+    @Test func innersSendingFromManyThreadsAtOnceLoseNothingAndCompleteOnce() {
+        let pipes = (0..<4).map { _ in Signal<Int, TestError>.pipe() }
+        let received = Counter(), completed = Counter()
+        SignalProducer<Signal<Int, TestError>, TestError>(pipes.map(\.output)).flatten(.merge)
+            .start(Observer(value: { _ in received.increment() }, completed: completed.increment))
+        DispatchQueue.concurrentPerform(iterations: pipes.count) { index in
+            for value in 0..<2_000 { pipes[index].input.send(value: value) }
+            pipes[index].input.sendCompleted()
+        }
+        #expect(received.value == 8_000)
+        #expect(completed.value == 1)
+    }
+
+    @Test func aConcurrencyLimitHoldsWhenInnersCompleteOnOtherThreads() {
+        let running = Atomic<Int>(0), mostRunning = Atomic<Int>(0)
+        let inners = (0..<50).map { value in
+            IntProducer { observer, _ in
+                let now = running.add(1, ordering: .sequentiallyConsistent).newValue
+                mostRunning.max(now, ordering: .sequentiallyConsistent)
+                DispatchQueue.global().async {
+                    observer.send(value: value)
+                    running.subtract(1, ordering: .sequentiallyConsistent)
+                    observer.sendCompleted()
+                }
+            }
+        }
+        let done = DispatchSemaphore(value: 0)
+        let recorder = Recorder<Int, TestError>()
+        SignalProducer<IntProducer, TestError>(inners).flatten(.concurrent(limit: 3))
+            .on(recorder.observer) { done.signal() }
+        done.wait()
+        #expect(Set(recorder.values) == Set(0..<50))
+        #expect(recorder.terminal == .completed)
+        #expect(mostRunning.load(ordering: .sequentiallyConsistent) <= 3)
     }
 }

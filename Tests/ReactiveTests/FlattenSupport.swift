@@ -32,3 +32,14 @@ final class ProducerProbe<Value: Sendable, Failure: Error>: Sendable {
 typealias IntProducer = SignalProducer<Int, TestError>
 typealias IntProbe = ProducerProbe<Int, TestError>
 typealias OuterProbe = ProducerProbe<IntProducer, TestError>
+
+extension SignalProducer {
+    /// Starts the producer, recording into `observer` and calling `terminated` after its terminal event.
+    @discardableResult
+    func on(_ observer: Observer, then terminated: @escaping @Sendable () -> Void) -> any Disposable {
+        start { event in
+            observer.send(event)
+            if event.isTerminating { terminated() }
+        }
+    }
+}

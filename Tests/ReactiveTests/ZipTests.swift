@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import Reactive
 
@@ -93,5 +94,18 @@ import Testing
         disposable.dispose()
         #expect(a.hasEnded && b.hasEnded)
         #expect(recorder.events.count == 1)
+    }
+
+    @Test func sidesSendingFromTwoThreadsAtOnceArePairedInOrder() {
+        let a = Signal<Int, TestError>.pipe(), b = Signal<Int, TestError>.pipe()
+        let recorder = Recorder<[Int], TestError>()
+        Signal.zip(a.output, b.output).map { [$0, $1] }.observe(recorder.observer)
+        DispatchQueue.concurrentPerform(iterations: 2) { side in
+            let input = side == 0 ? a.input : b.input
+            for value in 0..<2_000 { input.send(value: value) }
+            input.sendCompleted()
+        }
+        #expect(recorder.values == (0..<2_000).map { [$0, $0] })
+        #expect(recorder.terminal == .completed)
     }
 }
