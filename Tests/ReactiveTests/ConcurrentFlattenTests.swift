@@ -203,7 +203,7 @@ import Testing
         let done = DispatchSemaphore(value: 0)
         let recorder = Recorder<Int, TestError>()
         SignalProducer<IntProducer, TestError>(inners).flatten(.concurrent(limit: 3))
-            .on(recorder.observer) { done.signal() }
+            .startRecording(into: recorder.observer) { done.signal() }
         done.wait()
         #expect(Set(recorder.values) == Set(0..<50))
         #expect(recorder.terminal == .completed)

@@ -1,11 +1,11 @@
 import Testing
 @testable import Reactive
 
-struct OtherError: Error, Equatable {}
+struct RecoveryError: Error, Equatable {}
 
 @Suite struct FlatMapErrorOperatorTests {
     @Test func aFailureIsReplacedByTheRecoveryProducersEvents() {
-        let recorder = Recorder<Int, OtherError>()
+        let recorder = Recorder<Int, RecoveryError>()
         IntProducer(values: 1, 2).concat(IntProducer(error: TestError(code: 7)))
             .flatMapError { error in SignalProducer(values: error.code, 8) }
             .start(recorder.observer)
@@ -13,10 +13,10 @@ struct OtherError: Error, Equatable {}
     }
 
     @Test func theRecoveryCanFailWithItsOwnErrorType() {
-        let recorder = Recorder<Int, OtherError>()
-        IntProducer(error: TestError()).flatMapError { _ in SignalProducer(error: OtherError()) }
+        let recorder = Recorder<Int, RecoveryError>()
+        IntProducer(error: TestError()).flatMapError { _ in SignalProducer(error: RecoveryError()) }
             .start(recorder.observer)
-        #expect(recorder.events == [.failed(OtherError())])
+        #expect(recorder.events == [.failed(RecoveryError())])
     }
 
     @Test func completionAndInterruptionPassThroughWithoutRecovery() {

@@ -36,7 +36,7 @@ typealias OuterProbe = ProducerProbe<IntProducer, TestError>
 extension SignalProducer {
     /// Starts the producer, recording into `observer` and calling `terminated` after its terminal event.
     @discardableResult
-    func on(_ observer: Observer, then terminated: @escaping @Sendable () -> Void) -> any Disposable {
+    func startRecording(into observer: Observer, then terminated: @escaping @Sendable () -> Void) -> any Disposable {
         start { event in
             observer.send(event)
             if event.isTerminating { terminated() }

@@ -28,7 +28,8 @@ import Testing
         #expect(recorder.values == ["a"])
     }
 
-    @Test func bindTransformsEachValueThroughTheReturnedSignal() {
+    @Test("bind transforms each value through the returned signal")
+    func bindTransformsEachValueThroughTheReturnedSignal() {
         let (source, input) = Signal<Int, TestError>.pipe()
         let tens = Signal<Int, TestError>.pipe(), twenties = Signal<Int, TestError>.pipe()
         let recorder = Recorder<Int, TestError>()

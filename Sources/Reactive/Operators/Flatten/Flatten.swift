@@ -6,11 +6,7 @@ extension Signal {
     /// `strategy`. Disposing the result disposes this signal's observation and every inner producer.
     public func flatten<Inner>(_ strategy: FlattenStrategy) -> Signal<Inner, Failure>
     where Value == SignalProducer<Inner, Failure> {
-        switch strategy.kind {
-        case let .concurrent(limit): flattenConcurrently(limit: limit)
-        case .latest: flattenLatest()
-        case .race: flattenRace()
-        }
+        strategy.flatten(self)
     }
 
     /// The values of the signals this signal sends, observed as `strategy` says.

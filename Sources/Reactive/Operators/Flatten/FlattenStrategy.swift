@@ -6,7 +6,7 @@
 ///
 /// Thread-safety: an immutable value.
 public struct FlattenStrategy: Sendable, Equatable, CustomStringConvertible {
-    enum Kind: Equatable {
+    private enum Kind: Equatable {
         /// At most `limit` inner streams run at once; the others wait, in arrival order.
         case concurrent(limit: UInt)
         /// Only the newest inner stream runs; a new one disposes the previous one.
@@ -15,7 +15,7 @@ public struct FlattenStrategy: Sendable, Equatable, CustomStringConvertible {
         case race
     }
 
-    let kind: Kind
+    private let kind: Kind
 
     private init(_ kind: Kind) {
         self.kind = kind
@@ -53,6 +53,7 @@ public struct FlattenStrategy: Sendable, Equatable, CustomStringConvertible {
         FlattenStrategy(.concurrent(limit: Swift.max(limit, 1)))
     }
 
+    /// The strategy's name as written in code, e.g. `concurrent(limit: 2)`.
     public var description: String {
         switch kind {
         case .concurrent(limit: .max): "merge"
@@ -60,6 +61,17 @@ public struct FlattenStrategy: Sendable, Equatable, CustomStringConvertible {
         case let .concurrent(limit): "concurrent(limit: \(limit))"
         case .latest: "latest"
         case .race: "race"
+        }
+    }
+
+    /// The values of the producers `outer` sends, run as this strategy says.
+    func flatten<Inner, Failure>(
+        _ outer: Signal<SignalProducer<Inner, Failure>, Failure>
+    ) -> Signal<Inner, Failure> {
+        switch kind {
+        case let .concurrent(limit): outer.flattenConcurrently(limit: limit)
+        case .latest: outer.flattenLatest()
+        case .race: outer.flattenRace()
         }
     }
 }
