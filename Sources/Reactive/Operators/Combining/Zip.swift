@@ -40,8 +40,10 @@ final class PendingValues<Storage: Sendable, Output: Sendable, Failure: Error>: 
                 guard !state.isTerminated else { return (nil, false) }
                 store(&state.storage, value)
                 guard let output = pair(&state.storage) else { return (nil, false) }
-                let storage = state.storage
-                let isDone = state.completed.indices.contains { state.completed[$0] && isExhausted(storage, $0) }
+                var isDone = false
+                for index in state.completed.indices where state.completed[index] {
+                    isDone = isDone || isExhausted(state.storage, index)
+                }
                 if isDone { state.isTerminated = true }
                 return (output, isDone)
             }

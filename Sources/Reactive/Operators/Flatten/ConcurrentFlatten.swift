@@ -6,6 +6,8 @@ import Synchronization
 /// Inner producers are started through a `SerialGate` used as a trampoline: an inner producer that
 /// completes synchronously while being started only queues the start of the next one, which the loop
 /// already running picks up. So concatenating any number of synchronous producers uses constant stack.
+/// The same holds across threads: a start asked for while another thread is starting an inner producer
+/// is made by that thread as soon as its current start returns, never concurrently with it.
 ///
 /// Thread-safety: the outer and every inner signal may send from any thread. Shared state lives in a
 /// `Mutex` that is never held while sending downstream or starting a producer.
