@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import Reactive
 
@@ -109,5 +110,19 @@ import Testing
             .flatten(.race).start(recorder.observer)
         #expect(late.startCount == 0)
         #expect(recorder.events == [.value(1), .value(2), .completed])
+    }
+
+    @Test func innersRacingOnManyThreadsLeaveExactlyOneWinner() throws {
+        let pipes = (0..<4).map { _ in Signal<Int, TestError>.pipe() }
+        let recorder = Recorder<Int, TestError>()
+        SignalProducer<Signal<Int, TestError>, TestError>(pipes.map(\.output)).flatten(.race)
+            .start(recorder.observer)
+        DispatchQueue.concurrentPerform(iterations: pipes.count) { index in
+            for value in 0..<500 { pipes[index].input.send(value: index * 1_000 + value) }
+            pipes[index].input.sendCompleted()
+        }
+        let winner = try #require(recorder.values.first) / 1_000
+        #expect(recorder.values == (0..<500).map { winner * 1_000 + $0 })
+        #expect(recorder.terminal == .completed)
     }
 }
