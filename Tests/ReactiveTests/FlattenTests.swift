@@ -76,4 +76,41 @@ import Testing
         innerInput.sendCompleted()
         #expect(recorder.events == [.value(4), .completed])
     }
+
+    @Test(arguments: [FlattenStrategy.merge, .concat, .concurrent(limit: 2), .latest, .race])
+    func disposingAFlattenReleasesEverythingItHeld(strategy: FlattenStrategy) {
+        weak var witness: Witness?
+        do {
+            let held = Witness()
+            witness = held
+            let inner = IntProducer { observer, lifetime in
+                lifetime.observeEnded { withExtendedLifetime(held) {} }
+                observer.send(value: 1)
+            }
+            let disposable = SignalProducer<IntProducer, TestError>(values: inner, inner)
+                .concat(.never)
+                .flatten(strategy)
+                .start()
+            disposable.dispose()
+        }
+        #expect(witness == nil)
+    }
+
+    @Test(arguments: [FlattenStrategy.merge, .concat, .latest, .race])
+    func aCompletedFlattenReleasesEverythingItHeld(strategy: FlattenStrategy) {
+        weak var witness: Witness?
+        let recorder = Recorder<Int, TestError>()
+        do {
+            let held = Witness()
+            witness = held
+            let inner = IntProducer { observer, lifetime in
+                lifetime.observeEnded { withExtendedLifetime(held) {} }
+                observer.send(value: 1)
+                observer.sendCompleted()
+            }
+            SignalProducer<IntProducer, TestError>(values: inner, inner).flatten(strategy).start(recorder.observer)
+        }
+        #expect(recorder.terminal == .completed)
+        #expect(witness == nil)
+    }
 }
