@@ -1,0 +1,141 @@
+import Synchronization
+
+/// The shared state of one `zip`: the values each source sent that are not yet paired, and which
+/// sources completed.
+///
+/// `Storage` holds one queue per source (a tuple of queues, or an array); `pair` removes and returns
+/// the oldest value of every queue when none is empty; `isExhausted` says whether a source's queue is
+/// empty. The result completes as soon as a completed source has nothing left to pair.
+///
+/// Thread-safety: sources may send from any thread; the storage is only touched under the `Mutex`,
+/// which is released before anything is sent downstream.
+final class PendingValues<Storage: Sendable, Output: Sendable, Failure: Error>: Sendable {
+    private struct State {
+        var storage: Storage
+        var completed: [Bool]
+        var isTerminated = false
+    }
+
+    private let state: Mutex<State>
+    private let pair: @Sendable (inout Storage) -> Output?
+    private let isExhausted: @Sendable (Storage, Int) -> Bool
+    private let downstream: Observer<Output, Failure>
+
+    init(
+        _ storage: Storage, sourceCount: Int, downstream: Observer<Output, Failure>,
+        pair: @escaping @Sendable (inout Storage) -> Output?,
+        isExhausted: @escaping @Sendable (Storage, Int) -> Bool
+    ) {
+        self.state = Mutex(State(storage: storage, completed: Array(repeating: false, count: sourceCount)))
+        self.downstream = downstream
+        self.pair = pair
+        self.isExhausted = isExhausted
+    }
+
+    /// Handles an event of source `index`; `store` queues a value in that source's queue.
+    func receive<V>(_ event: Event<V, Failure>, from index: Int, store: @Sendable (inout Storage, V) -> Void) {
+        switch event {
+        case let .value(value):
+            let (output, isDone) = state.withLock { state -> (Output?, Bool) in
+                guard !state.isTerminated else { return (nil, false) }
+                store(&state.storage, value)
+                guard let output = pair(&state.storage) else { return (nil, false) }
+                var isDone = false
+                for index in state.completed.indices where state.completed[index] {
+                    isDone = isDone || isExhausted(state.storage, index)
+                }
+                if isDone { state.isTerminated = true }
+                return (output, isDone)
+            }
+            if let output { downstream.send(value: output) }
+            if isDone { downstream.sendCompleted() }
+        case .completed:
+            let isDone = state.withLock { state in
+                state.completed[index] = true
+                guard !state.isTerminated, isExhausted(state.storage, index) else { return false }
+                state.isTerminated = true
+                return true
+            }
+            if isDone { downstream.sendCompleted() }
+        case let .failed(error):
+            if markTerminated() { downstream.send(error: error) }
+        case .interrupted:
+            if markTerminated() { downstream.sendInterrupted() }
+        }
+    }
+
+    private func markTerminated() -> Bool {
+        state.withLock { state in
+            defer { state.isTerminated = true }
+            return !state.isTerminated
+        }
+    }
+}
+
+extension Signal {
+    /// Pairs of the values of `a` and `b` in order: the first of each, then the second of each, ...
+    ///
+    /// Values wait until the other side sends its counterpart. Completes as soon as a side has
+    /// completed and has no value left waiting; fails or is interrupted as soon as either side is.
+    public static func zip<A, B>(_ a: Signal<A, Failure>, _ b: Signal<B, Failure>) -> Signal
+    where Value == (A, B) {
+        Signal { downstream, lifetime in
+            let pending = PendingValues<(FIFO<A>, FIFO<B>), (A, B), Failure>(
+                (FIFO(), FIFO()), sourceCount: 2, downstream: downstream,
+                pair: { queues in
+                    guard let a = queues.0.first, let b = queues.1.first else { return nil }
+                    _ = queues.0.popFirst()
+                    _ = queues.1.popFirst()
+                    return (a, b)
+                },
+                isExhausted: { queues, index in index == 0 ? queues.0.isEmpty : queues.1.isEmpty }
+            )
+            lifetime += a.observe { pending.receive($0, from: 0) { $0.0.append($1) } }
+            lifetime += b.observe { pending.receive($0, from: 1) { $0.1.append($1) } }
+        }
+    }
+
+    /// Arrays of the values of every signal, paired in order; see `zip(_:_:)`. Empty: completes at once.
+    public static func zip<S: Sequence, Element>(_ signals: S) -> Signal
+    where S.Element == Signal<Element, Failure>, Value == [Element] {
+        let signals = Array(signals)
+        return Signal { downstream, lifetime in
+            guard !signals.isEmpty else { return downstream.sendCompleted() }
+            let pending = PendingValues<[FIFO<Element>], [Element], Failure>(
+                Array(repeating: FIFO(), count: signals.count), sourceCount: signals.count, downstream: downstream,
+                pair: { queues in
+                    guard queues.allSatisfy({ !$0.isEmpty }) else { return nil }
+                    return queues.indices.compactMap { queues[$0].popFirst() }
+                },
+                isExhausted: { queues, index in queues[index].isEmpty }
+            )
+            for (index, signal) in signals.enumerated() {
+                lifetime += signal.observe { pending.receive($0, from: index) { $0[index].append($1) } }
+            }
+        }
+    }
+
+    /// Pairs of the values of this signal and `other`, in order; see `zip(_:_:)`.
+    public func zip<U>(with other: Signal<U, Failure>) -> Signal<(Value, U), Failure> {
+        .zip(self, other)
+    }
+}
+
+extension SignalProducer {
+    /// Pairs of the values of `a` and `b` in order, started in that order; see `Signal.zip(_:_:)`.
+    public static func zip<A, B>(_ a: SignalProducer<A, Failure>, _ b: SignalProducer<B, Failure>) -> SignalProducer
+    where Value == (A, B) {
+        a.lift(b) { Signal.zip($0, $1) }
+    }
+
+    /// Arrays of the values of every producer, paired in order; see `Signal.zip(_:)`.
+    public static func zip<S: Sequence, Element>(_ producers: S) -> SignalProducer
+    where S.Element == SignalProducer<Element, Failure>, Value == [Element] {
+        startingAll(Array(producers)) { Signal.zip($0) }
+    }
+
+    /// Pairs of the values of this producer and `other`, in order; see `zip(_:_:)`.
+    public func zip<U>(with other: SignalProducer<U, Failure>) -> SignalProducer<(Value, U), Failure> {
+        .zip(self, other)
+    }
+}

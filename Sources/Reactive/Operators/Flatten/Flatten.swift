@@ -1,0 +1,103 @@
+extension Signal {
+    /// The values of the producers this signal sends, run as `strategy` says.
+    ///
+    /// This signal failing fails the result; an inner producer failing fails the result and disposes
+    /// everything; an inner producer being interrupted interrupts the result. Completion depends on
+    /// `strategy`. Disposing the result disposes this signal's observation and every inner producer.
+    public func flatten<Inner>(_ strategy: FlattenStrategy) -> Signal<Inner, Failure>
+    where Value == SignalProducer<Inner, Failure> {
+        strategy.flatten(self)
+    }
+
+    /// The values of the signals this signal sends, observed as `strategy` says.
+    ///
+    /// Inner signals are hot: with `.concat` or `.concurrent(limit:)`, an inner signal that waits for
+    /// its turn misses whatever it sends before then. `.merge`, `.latest` and `.race` lose nothing.
+    public func flatten<Inner>(_ strategy: FlattenStrategy) -> Signal<Inner, Failure>
+    where Value == Signal<Inner, Failure> {
+        map { SignalProducer($0) }.flatten(strategy)
+    }
+
+    /// Each value turned into a producer by `transform`, whose values are flattened as `strategy` says.
+    public func flatMap<U>(
+        _ strategy: FlattenStrategy, _ transform: @escaping @Sendable (Value) -> SignalProducer<U, Failure>
+    ) -> Signal<U, Failure> {
+        map(transform).flatten(strategy)
+    }
+
+    /// Each value turned into a signal by `transform`, whose values are flattened as `strategy` says.
+    public func flatMap<U>(
+        _ strategy: FlattenStrategy, _ transform: @escaping @Sendable (Value) -> Signal<U, Failure>
+    ) -> Signal<U, Failure> {
+        map(transform).flatten(strategy)
+    }
+
+    /// RAC's name for `flatMap` (`-bind:` / `-flattenMap:`): each value turned into a stream whose
+    /// values are forwarded.
+    ///
+    /// The default strategy is `.merge` because that is what RAC's `-bind:` does: it subscribes to
+    /// every returned signal at once and completes when the source and all of them have completed.
+    public func bind<U>(
+        _ strategy: FlattenStrategy = .merge,
+        _ transform: @escaping @Sendable (Value) -> SignalProducer<U, Failure>
+    ) -> Signal<U, Failure> {
+        flatMap(strategy, transform)
+    }
+
+    /// RAC's name for `flatMap` with a transform returning signals; see `bind(_:_:)` for the default.
+    public func bind<U>(
+        _ strategy: FlattenStrategy = .merge,
+        _ transform: @escaping @Sendable (Value) -> Signal<U, Failure>
+    ) -> Signal<U, Failure> {
+        flatMap(strategy, transform)
+    }
+}
+
+extension SignalProducer {
+    /// The values of the producers this producer sends, run as `strategy` says.
+    ///
+    /// This producer failing fails the result; an inner producer failing fails the result and disposes
+    /// everything; an inner producer being interrupted interrupts the result. Disposing a start of the
+    /// result interrupts this producer's start and every inner producer.
+    public func flatten<Inner>(_ strategy: FlattenStrategy) -> SignalProducer<Inner, Failure>
+    where Value == SignalProducer<Inner, Failure> {
+        lift { $0.flatten(strategy) }
+    }
+
+    /// The values of the signals this producer sends, observed as `strategy` says; see
+    /// `Signal.flatten(_:)` for what waiting hot signals miss.
+    public func flatten<Inner>(_ strategy: FlattenStrategy) -> SignalProducer<Inner, Failure>
+    where Value == Signal<Inner, Failure> {
+        lift { $0.flatten(strategy) }
+    }
+
+    /// Each value turned into a producer by `transform`, whose values are flattened as `strategy` says.
+    public func flatMap<U>(
+        _ strategy: FlattenStrategy, _ transform: @escaping @Sendable (Value) -> SignalProducer<U, Failure>
+    ) -> SignalProducer<U, Failure> {
+        lift { $0.flatMap(strategy, transform) }
+    }
+
+    /// Each value turned into a signal by `transform`, whose values are flattened as `strategy` says.
+    public func flatMap<U>(
+        _ strategy: FlattenStrategy, _ transform: @escaping @Sendable (Value) -> Signal<U, Failure>
+    ) -> SignalProducer<U, Failure> {
+        lift { $0.flatMap(strategy, transform) }
+    }
+
+    /// RAC's name for `flatMap` (`-bind:` / `-flattenMap:`); `.merge` by default, as in RAC.
+    public func bind<U>(
+        _ strategy: FlattenStrategy = .merge,
+        _ transform: @escaping @Sendable (Value) -> SignalProducer<U, Failure>
+    ) -> SignalProducer<U, Failure> {
+        flatMap(strategy, transform)
+    }
+
+    /// RAC's name for `flatMap` with a transform returning signals; `.merge` by default, as in RAC.
+    public func bind<U>(
+        _ strategy: FlattenStrategy = .merge,
+        _ transform: @escaping @Sendable (Value) -> Signal<U, Failure>
+    ) -> SignalProducer<U, Failure> {
+        flatMap(strategy, transform)
+    }
+}

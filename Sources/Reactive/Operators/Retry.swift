@@ -1,0 +1,15 @@
+extension SignalProducer {
+    /// Starts this producer again when it fails, up to `count` more times; the failure after the last
+    /// retry is sent on. The values of failed attempts are sent too.
+    ///
+    /// Completion and interruption end the result at once. Synchronous failures retry in constant
+    /// stack.
+    public func retry(upTo count: Int) -> SignalProducer {
+        SignalProducer { observer, lifetime in
+            let retries = Countdown(count)
+            RestartLoop(self, downstream: observer, lifetime: lifetime) { event in
+                event.error != nil && retries.take()
+            }.start()
+        }
+    }
+}
