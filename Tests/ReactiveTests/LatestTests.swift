@@ -1,3 +1,6 @@
+import Dispatch
+import Foundation
+import Synchronization
 import Testing
 @testable import Reactive
 
@@ -111,5 +114,38 @@ import Testing
         firstInput.send(value: 10)
         secondInput.send(value: 2)
         #expect(recorder.values == [1, 2])
+    }
+}
+
+@Suite struct LatestSwitchRaceTests {
+    @Test func aReplacedInnerSendingOnAnotherThreadNeverGetsAValuePastTheSwitch() {
+        let outer = PassthroughSubject<SignalProducer<Int, Never>, Never>()
+        let received = Recorder<Int, Never>()
+        let latest = Atomic<Int>(-1)
+        let flattened = outer.signal.flatten(.latest)
+        flattened.observe(received.observer)
+        flattened.observeValues { latest.store($0, ordering: .releasing) }
+        let group = DispatchGroup()
+        for generation in 0..<40 {
+            let inner = SignalProducer<Int, Never> { observer, lifetime in
+                group.enter()
+                Thread {
+                    defer { group.leave() }
+                    var sent = 0
+                    while !lifetime.hasEnded, sent < 20_000 {
+                        observer.send(value: generation)
+                        sent += 1
+                    }
+                }.start()
+            }
+            outer.send(value: inner)
+            var spins = 0
+            while latest.load(ordering: .acquiring) != generation, spins < 50_000_000 { spins += 1 }
+        }
+        outer.sendCompleted()
+        _ = group.wait(timeout: .now() + 10)
+        let generations = received.values
+        #expect(zip(generations, generations.dropFirst()).allSatisfy { $0 <= $1 })
+        #expect(generations.last == 39)
     }
 }

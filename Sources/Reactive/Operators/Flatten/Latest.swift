@@ -1,14 +1,13 @@
-import Synchronization
-
 /// The engine of `.latest`: runs only the newest inner producer, disposing the one it replaces.
 ///
 /// Each inner start gets a generation number; events of a replaced inner (including the interruption
 /// its disposal causes) are dropped because their generation is no longer the current one.
 ///
-/// Thread-safety: the outer and inner signals may send from any thread; shared state is in a `Mutex`
-/// never held while sending downstream. A value an old inner sends on another thread at the very moment
-/// it is replaced may still get through, as it passed the check before the switch.
-final class LatestFlattener<Value: Sendable, Failure: Error>: Sendable {
+/// Thread-safety: the outer and inner signals may send from any thread. Every event is handled as
+/// work on the flattener's own `SerialGate`, so switching to a new inner and checking an inner's
+/// event happen in one order: an event of a replaced inner that arrives after the switch is always
+/// dropped. `@unchecked Sendable` is sound because `state` is touched only inside that gate's work.
+final class LatestFlattener<Value: Sendable, Failure: Error>: @unchecked Sendable {
     private struct State {
         var generation = 0
         var isInnerRunning = false
@@ -22,7 +21,8 @@ final class LatestFlattener<Value: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let gate = SerialGate()
+    private var state = State()
     private let downstream: Observer<Value, Failure>
     private let disposables = CompositeDisposable()
     private let current = SerialDisposable()
@@ -36,26 +36,26 @@ final class LatestFlattener<Value: Sendable, Failure: Error>: Sendable {
 
     /// Handles one event of the outer stream.
     func receiveOuter(_ event: Event<SignalProducer<Value, Failure>, Failure>) {
+        gate.run { [self] in handleOuter(event) }
+    }
+
+    private func handleOuter(_ event: Event<SignalProducer<Value, Failure>, Failure>) {
         switch event {
         case let .value(producer):
-            let generation = state.withLock { state -> Int? in
-                guard !state.isTerminated else { return nil }
-                state.generation += 1
-                state.isInnerRunning = true
-                return state.generation
-            }
-            guard let generation else { return }
+            guard !state.isTerminated else { return }
+            state.generation += 1
+            state.isInnerRunning = true
+            let generation = state.generation
             producer.startWithSignal { signal, interrupter in
                 // Replacing the serial disposable disposes the previous inner before this one starts.
                 current.inner = interrupter
-                signal.observe { [self] event in receiveInner(event, generation: generation) }
+                signal.observe { [self] event in
+                    gate.run { self.handleInner(event, generation: generation) }
+                }
             }
         case .completed:
-            let isDone = state.withLock { state in
-                state.isOuterCompleted = true
-                return state.completeIfDone()
-            }
-            if isDone { downstream.sendCompleted() }
+            state.isOuterCompleted = true
+            if state.completeIfDone() { downstream.sendCompleted() }
         case let .failed(error):
             terminate(with: .failed(error))
         case .interrupted:
@@ -63,19 +63,14 @@ final class LatestFlattener<Value: Sendable, Failure: Error>: Sendable {
         }
     }
 
-    private func receiveInner(_ event: Event<Value, Failure>, generation: Int) {
-        let isCurrent = state.withLock { !$0.isTerminated && $0.generation == generation }
-        guard isCurrent else { return }
+    private func handleInner(_ event: Event<Value, Failure>, generation: Int) {
+        guard !state.isTerminated, state.generation == generation else { return }
         switch event {
         case let .value(value):
             downstream.send(value: value)
         case .completed:
-            let isDone = state.withLock { state in
-                guard state.generation == generation else { return false }
-                state.isInnerRunning = false
-                return state.completeIfDone()
-            }
-            if isDone { downstream.sendCompleted() }
+            state.isInnerRunning = false
+            if state.completeIfDone() { downstream.sendCompleted() }
         case let .failed(error):
             terminate(with: .failed(error))
         case .interrupted:
@@ -84,12 +79,8 @@ final class LatestFlattener<Value: Sendable, Failure: Error>: Sendable {
     }
 
     private func terminate(with event: Event<Value, Failure>) {
-        let isFirst = state.withLock { state in
-            guard !state.isTerminated else { return false }
-            state.isTerminated = true
-            return true
-        }
-        guard isFirst else { return }
+        guard !state.isTerminated else { return }
+        state.isTerminated = true
         downstream.send(event)
         disposables.dispose()
     }
