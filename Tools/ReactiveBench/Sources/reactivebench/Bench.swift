@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Runs the selected workloads on both libraries and prints one line per figure, then a summary.
+enum Bench {
+    /// The two libraries compared, by the name printed as `peer=`.
+    enum Peer: String {
+        case reactive
+        case openCombine = "opencombine"
+    }
+
+    nonisolated static func main(arguments: [String]) {
+        let options = Options.parse(arguments)
+        let workloads = Workload.all.filter { options.only.isEmpty || options.only.contains($0.metric) }
+        let countsAllocations = !options.skipAllocations && allocationCounterWorks()
+        if !options.skipAllocations && !countsAllocations {
+            printError("reactivebench: the allocation counter does not see the Swift runtime's allocations; skipping allocation counts")
+        }
+
+        var summary: [String] = []
+        var checksumsAgree = true
+        for workload in workloads {
+            // Warm caches, lazy metadata and the allocator before anything is timed.
+            _ = workload.reactive(max(1, options.events / 10), Meter(.time))
+            _ = workload.openCombine(max(1, options.events / 10), Meter(.time))
+
+            var rates: [Peer: [Double]] = [.reactive: [], .openCombine: []]
+            var checksums: [Peer: Set<Int>] = [.reactive: [], .openCombine: []]
+            for run in 0..<options.runs {
+                // Alternate who goes first, so drift on a shared machine does not favour one library.
+                let order: [Peer] = run.isMultiple(of: 2) ? [.reactive, .openCombine] : [.openCombine, .reactive]
+                for peer in order {
+                    let meter = Meter(.time)
+                    let checksum = job(of: workload, for: peer)(options.events, meter)
+                    rates[peer, default: []].append(Double(workload.deliveries(options.events)) / meter.seconds)
+                    checksums[peer, default: []].insert(checksum)
+                }
+            }
+            if checksums[.reactive] != checksums[.openCombine] || checksums[.reactive]?.count != 1 {
+                checksumsAgree = false
+                printError("reactivebench: \(workload.metric): the libraries delivered different values (checksums \(checksums[.reactive] ?? []) vs \(checksums[.openCombine] ?? []))")
+            }
+
+            let ours = median(rates[.reactive] ?? [])
+            let theirs = median(rates[.openCombine] ?? [])
+            printFigure(peer: .reactive, metric: workload.metric, value: formatWhole(ours), unit: workload.unit)
+            printFigure(peer: .openCombine, metric: workload.openCombineMetric, value: formatWhole(theirs), unit: workload.unit)
+            var line = "\(workload.metric): reactive \(formatMillions(ours)) vs opencombine \(formatMillions(theirs)) M \(workload.unit) → \(formatRatio(ours / theirs))×"
+
+            if countsAllocations {
+                let events = workload.deliveries(options.events) / (workload.metric == "fanout" ? Workload.fanOutObservers : 1)
+                let ourAllocations = allocationsPerEvent(job: workload.reactive, events: options.events, per: events)
+                let theirAllocations = allocationsPerEvent(job: workload.openCombine, events: options.events, per: events)
+                printFigure(peer: .reactive, metric: workload.metric + "_allocs", value: formatFraction(ourAllocations), unit: "allocs/event")
+                printFigure(peer: .openCombine, metric: workload.openCombineMetric + "_allocs", value: formatFraction(theirAllocations), unit: "allocs/event")
+                line += "; allocations/event \(formatFraction(ourAllocations)) vs \(formatFraction(theirAllocations))"
+            }
+            line += "  [\(workload.note)]"
+            summary.append(line)
+        }
+
+        print("")
+        print("summary (median of \(options.runs) runs of \(options.events) events; ratio = reactive / opencombine):")
+        for line in summary { print("  " + line) }
+        if !checksumsAgree { exit(1) }
+    }
+
+    private static func job(of workload: Workload, for peer: Peer) -> Workload.Job {
+        switch peer {
+        case .reactive: workload.reactive
+        case .openCombine: workload.openCombine
+        }
+    }
+
+    /// Allocation calls per event in one untimed run of the steady-state loop (counting is kept out of
+    /// the timed runs so it cannot slow either library down).
+    private static func allocationsPerEvent(job: Workload.Job, events: Int, per count: Int) -> Double {
+        let meter = Meter(.allocations)
+        _ = job(events, meter)
+        return Double(meter.allocations) / Double(count)
+    }
+
+    private static func printFigure(peer: Peer, metric: String, value: String, unit: String) {
+        print("peer=\(peer.rawValue) metric=\(metric) value=\(value) unit=\(unit)")
+    }
+}
+
+/// The middle value (the mean of the two middle ones for an even count).
+func median(_ values: [Double]) -> Double {
+    guard !values.isEmpty else { return 0 }
+    let sorted = values.sorted()
+    let middle = sorted.count / 2
+    return sorted.count.isMultiple(of: 2) ? (sorted[middle - 1] + sorted[middle]) / 2 : sorted[middle]
+}
+
+func formatWhole(_ value: Double) -> String {
+    value.isFinite ? String(Int(value.rounded())) : "0"
+}
+
+/// Up to three decimals, without trailing zeros: 0, 0.002, 3.5.
+func formatFraction(_ value: Double) -> String {
+    let thousandths = Int((value * 1000).rounded())
+    let whole = thousandths / 1000
+    var decimals = String(thousandths % 1000)
+    decimals = String(repeating: "0", count: 3 - decimals.count) + decimals
+    while decimals.last == "0" { decimals.removeLast() }
+    return decimals.isEmpty ? String(whole) : "\(whole).\(decimals)"
+}
+
+func formatMillions(_ value: Double) -> String {
+    formatFraction((value / 1e5).rounded() / 10)
+}
+
+func formatRatio(_ value: Double) -> String {
+    value.isFinite ? formatFraction((value * 10).rounded() / 10) : "?"
+}
