@@ -13,6 +13,7 @@ enum Bench {
     nonisolated static func main(arguments: [String]) {
         let options = Options.parse(arguments)
         let workloads = Workload.all.filter { options.only.isEmpty || options.only.contains($0.metric) }
+        let peers: [Peer] = options.peer.map { [$0] } ?? [.reactive, .openCombine]
         let countsAllocations = !options.skipAllocations && allocationCounterWorks()
         if !options.skipAllocations && !countsAllocations {
             printError("reactivebench: the allocation counter does not see the Swift runtime's allocations; skipping allocation counts")
@@ -22,48 +23,65 @@ enum Bench {
         var checksumsAgree = true
         for workload in workloads {
             // Warm caches, lazy metadata and the allocator before anything is timed.
-            _ = workload.reactive(max(1, options.events / 10), Meter(.time))
-            _ = workload.openCombine(max(1, options.events / 10), Meter(.time))
+            for peer in peers {
+                _ = job(of: workload, for: peer)(max(1, options.events / 10), Meter(.time))
+            }
 
-            var rates: [Peer: [Double]] = [.reactive: [], .openCombine: []]
-            var checksums: [Peer: Set<Int>] = [.reactive: [], .openCombine: []]
+            var rates: [Peer: [Double]] = [:]
+            var checksums: [Peer: Set<Int>] = [:]
             for run in 0..<options.runs {
                 // Alternate who goes first, so drift on a shared machine does not favour one library.
-                let order: [Peer] = run.isMultiple(of: 2) ? [.reactive, .openCombine] : [.openCombine, .reactive]
-                for peer in order {
+                for peer in run.isMultiple(of: 2) ? peers : peers.reversed() {
                     let meter = Meter(.time)
                     let checksum = job(of: workload, for: peer)(options.events, meter)
                     rates[peer, default: []].append(Double(workload.deliveries(options.events)) / meter.seconds)
                     checksums[peer, default: []].insert(checksum)
                 }
             }
-            if checksums[.reactive] != checksums[.openCombine] || checksums[.reactive]?.count != 1 {
+            let distinctChecksums = Set(checksums.values.flatMap { $0 })
+            if distinctChecksums.count != 1 {
                 checksumsAgree = false
-                printError("reactivebench: \(workload.metric): the libraries delivered different values (checksums \(checksums[.reactive] ?? []) vs \(checksums[.openCombine] ?? []))")
+                printError("reactivebench: \(workload.metric): runs delivered different values (checksums \(checksums))")
             }
 
-            let ours = median(rates[.reactive] ?? [])
-            let theirs = median(rates[.openCombine] ?? [])
-            printFigure(peer: .reactive, metric: workload.metric, value: formatWhole(ours), unit: workload.unit)
-            printFigure(peer: .openCombine, metric: workload.openCombineMetric, value: formatWhole(theirs), unit: workload.unit)
-            var line = "\(workload.metric): reactive \(formatMillions(ours)) vs opencombine \(formatMillions(theirs)) M \(workload.unit) → \(formatRatio(ours / theirs))×"
-
+            var medians: [Peer: Double] = [:]
+            var allocations: [Peer: Double] = [:]
+            for peer in peers {
+                let rate = median(rates[peer] ?? [])
+                medians[peer] = rate
+                printFigure(peer: peer, metric: metric(of: workload, for: peer), value: formatWhole(rate), unit: workload.unit)
+            }
             if countsAllocations {
-                let events = workload.deliveries(options.events) / (workload.metric == "fanout" ? Workload.fanOutObservers : 1)
-                let ourAllocations = allocationsPerEvent(job: workload.reactive, events: options.events, per: events)
-                let theirAllocations = allocationsPerEvent(job: workload.openCombine, events: options.events, per: events)
-                printFigure(peer: .reactive, metric: workload.metric + "_allocs", value: formatFraction(ourAllocations), unit: "allocs/event")
-                printFigure(peer: .openCombine, metric: workload.openCombineMetric + "_allocs", value: formatFraction(theirAllocations), unit: "allocs/event")
-                line += "; allocations/event \(formatFraction(ourAllocations)) vs \(formatFraction(theirAllocations))"
+                let events = workload.deliveries(options.events) / workload.deliveriesPerEvent
+                for peer in peers {
+                    let perEvent = allocationsPerEvent(job: job(of: workload, for: peer), events: options.events, per: events)
+                    allocations[peer] = perEvent
+                    printFigure(peer: peer, metric: metric(of: workload, for: peer) + "_allocs", value: formatFraction(perEvent), unit: "allocs/event")
+                }
             }
-            line += "  [\(workload.note)]"
-            summary.append(line)
+            if let ours = medians[.reactive], let theirs = medians[.openCombine] {
+                var line = "\(workload.metric): reactive \(formatMillions(ours)) vs opencombine \(formatMillions(theirs)) "
+                    + "M \(workload.unit) → \(formatRatio(ours / theirs))×"
+                if let ourAllocations = allocations[.reactive], let theirAllocations = allocations[.openCombine] {
+                    line += "; allocations/event \(formatFraction(ourAllocations)) vs \(formatFraction(theirAllocations))"
+                }
+                summary.append(line + "  [\(workload.note)]")
+            }
         }
 
-        print("")
-        print("summary (median of \(options.runs) runs of \(options.events) events; ratio = reactive / opencombine):")
-        for line in summary { print("  " + line) }
+        if !summary.isEmpty {
+            print("")
+            print("summary (median of \(options.runs) runs of \(options.events) events; ratio = reactive / opencombine):")
+            for line in summary { print("  " + line) }
+        }
         if !checksumsAgree { exit(1) }
+    }
+
+    private static func metric(of workload: Workload, for peer: Peer) -> String {
+        switch peer {
+        case .reactive: workload.metric
+        case .openCombine: workload.openCombineMetric
+        }
     }
 
     private static func job(of workload: Workload, for peer: Peer) -> Workload.Job {

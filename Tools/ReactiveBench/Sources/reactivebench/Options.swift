@@ -12,13 +12,17 @@ struct Options {
     var only: Set<String> = []
     /// Whether to skip the allocation counts.
     var skipAllocations = false
+    /// The one library to run, for profiling; both when nil (and only then are ratios printed).
+    var peer: Bench.Peer?
 
     static let usage = """
         usage: reactivebench [--events N] [--runs R] [--only chain,fanout,replay] [--no-allocations]
+                            [--peer reactive|opencombine]
           --events N        events per timed run (default 5000000)
           --runs R          timed runs per workload and library; the median is reported (default 5)
           --only LIST       comma-separated workloads to run: chain, fanout, replay (default: all)
           --no-allocations  skip the allocations-per-event counts
+          --peer NAME       run only one library (for profiling with perf); no ratios are printed
         """
 
     /// Parses `arguments`; on bad usage prints why and the usage to stderr and exits with status 64.
@@ -39,6 +43,11 @@ struct Options {
                     fail("unknown workload \(unknown.sorted().joined(separator: ", ")); known: \(Workload.names.joined(separator: ", "))")
                 }
                 options.only = names
+            case "--peer":
+                guard let name = remaining.popFirst(), let peer = Bench.Peer(rawValue: name) else {
+                    fail("--peer needs reactive or opencombine")
+                }
+                options.peer = peer
             case "--no-allocations":
                 options.skipAllocations = true
             case "-h", "--help":

@@ -14,6 +14,8 @@ struct Workload: Sendable {
     let openCombine: Job
     /// How many items one run of `events` events delivers.
     let deliveries: @Sendable (_ events: Int) -> Int
+    /// How many deliveries one sent event makes (the fan-out); allocations are counted per sent event.
+    var deliveriesPerEvent = 1
     /// What is measured, for the summary.
     let note: String
 
@@ -36,6 +38,7 @@ struct Workload: Sendable {
             metric: "fanout", openCombineMetric: "fanout", unit: "deliveries/s",
             reactive: ReactiveWorkloads.fanOut, openCombine: OpenCombineWorkloads.fanOut,
             deliveries: { $0 * fanOutObservers },
+            deliveriesPerEvent: fanOutObservers,
             note: "one subject, \(fanOutObservers) observers"
         ),
         Workload(
