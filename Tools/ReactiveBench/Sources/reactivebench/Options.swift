@@ -17,7 +17,7 @@ struct Options {
 
     static let usage = """
         usage: reactivebench [--events N] [--runs R] [--only chain,fanout,replay] [--no-allocations]
-                            [--peer reactive|opencombine]
+                             [--peer reactive|opencombine]
           --events N        events per timed run (default 5000000)
           --runs R          timed runs per workload and library; the median is reported (default 5)
           --only LIST       comma-separated workloads to run: chain, fanout, replay (default: all)
