@@ -69,17 +69,26 @@ struct ReplayBuffer<Value>: Sequence {
         if head == limit { head = 0 }
     }
 
-    @usableFromInline
+    @inlinable
     func makeIterator() -> Iterator { Iterator(storage: storage, head: head) }
 
     /// Iterates from the oldest kept value to the newest.
     @usableFromInline
     struct Iterator: IteratorProtocol {
+        @usableFromInline
         let storage: ContiguousArray<Value>
+        @usableFromInline
         let head: Int
+        @usableFromInline
         var offset = 0
 
-        @usableFromInline
+        @inlinable
+        init(storage: ContiguousArray<Value>, head: Int) {
+            self.storage = storage
+            self.head = head
+        }
+
+        @inlinable
         mutating func next() -> Value? {
             guard offset < storage.count else { return nil }
             defer { offset += 1 }

@@ -5,7 +5,8 @@
 /// run concurrently; see `SignalCore`), or under a lock the operator holds.
 @usableFromInline
 final class SerialBox<Value>: @unchecked Sendable {
-    @usableFromInline
+    // Serialized by the rule above, so the runtime's exclusivity check would only cost time.
+    @usableFromInline @exclusivity(unchecked)
     var value: Value
 
     @usableFromInline

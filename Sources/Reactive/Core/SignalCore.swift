@@ -20,8 +20,8 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
     let generatorLifetime: Lifetime.Token
 
     // Owned by the gate holder.
-    @exclusivity(unchecked)
-    private var subscriptions: ContiguousArray<SignalSubscription<Value, Failure>> = [] {
+    @usableFromInline @exclusivity(unchecked)
+    var subscriptions: ContiguousArray<SignalSubscription<Value, Failure>> = [] {
         didSet { deliveryList.rebuild(from: subscriptions) }
     }
     @usableFromInline @exclusivity(unchecked)
@@ -55,7 +55,7 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    @usableFromInline
+    @inlinable
     func attach(_ subscription: SignalSubscription<Value, Failure>) { gate.run { self.add(subscription) } }
 
     func detach(_ subscription: SignalSubscription<Value, Failure>) { gate.run { self.remove(subscription) } }
@@ -95,7 +95,7 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         generatorLifetime.end()
     }
 
-    @usableFromInline
+    @inlinable
     func add(_ subscription: SignalSubscription<Value, Failure>) {
         if let replayBuffer {
             for value in replayBuffer where subscription.isActive {
