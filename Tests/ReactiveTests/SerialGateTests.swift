@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 @testable import Reactive
@@ -74,6 +75,63 @@ private final class Unsynchronized: @unchecked Sendable {
         disposable.dispose()
         for steps in received.withLock({ $0 }) {
             #expect(steps == Array(0..<5_000))
+        }
+    }
+
+    @Test func aSendFromAnotherThreadWaitsForTheDeliveryInProgressThenDeliversOnItsOwnThread() {
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let firstEntered = DispatchSemaphore(value: 0)
+        let releaseFirst = DispatchSemaphore(value: 0)
+        let deliveredOn = Mutex<[Int: UInt]>([:])
+        signal.observeValues { value in
+            deliveredOn.withLock { $0[value] = CurrentThread.id }
+            if value == 1 {
+                firstEntered.signal()
+                releaseFirst.wait()
+            }
+        }
+        Thread { input.send(value: 1) }.start()
+        firstEntered.wait()
+
+        let secondSenderThread = Atomic<UInt>(0)
+        let secondReturned = DispatchSemaphore(value: 0)
+        Thread {
+            secondSenderThread.store(CurrentThread.id, ordering: .releasing)
+            input.send(value: 2)
+            secondReturned.signal()
+        }.start()
+        // The second send must not return while the first delivery is still running.
+        #expect(secondReturned.wait(timeout: .now() + .milliseconds(200)) == .timedOut)
+        releaseFirst.signal()
+        #expect(secondReturned.wait(timeout: .now() + 10) == .success)
+        #expect(deliveredOn.withLock { $0[2] } == secondSenderThread.load(ordering: .acquiring))
+    }
+
+    @Test func disposingAProducerFromAnotherThreadsDeliveryNeverDeadlocks() {
+        for _ in 0..<20 {
+            let (relay, relayInput) = Signal<Int, Never>.pipe()
+            let start = SerialDisposable()
+            let finished = DispatchSemaphore(value: 0)
+            // The producer's thread delivers its values into `relay` from inside its own delivery...
+            let producer = SignalProducer<Int, Never> { observer, lifetime in
+                Thread {
+                    var value = 0
+                    while !lifetime.hasEnded, value < 200_000 {
+                        observer.send(value: value)
+                        value += 1
+                    }
+                    finished.signal()
+                }.start()
+            }
+            start.inner = producer.startWithValues { relayInput.send(value: $0) }
+            // ...while this thread, inside a delivery of `relay`, disposes that producer's start.
+            let seen = Atomic<Int>(0)
+            relay.observeValues { _ in
+                if seen.add(1, ordering: .relaxed).newValue == 1_000 { start.dispose() }
+            }
+            let other = Thread { for value in 0..<100_000 where !start.isDisposed { relayInput.send(value: -value) } }
+            other.start()
+            #expect(finished.wait(timeout: .now() + 20) == .success)
         }
     }
 }

@@ -51,7 +51,26 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
             deliver(event)
             gate.release()
         } else {
+            sendContended(event)
+        }
+    }
+
+    /// A send that found the gate taken: queued if this thread is delivering (a reentrant send), else
+    /// delivered on this thread once the other thread is done.
+    ///
+    /// An interruption never waits: it is what disposal sends, and a thread disposing from inside one
+    /// delivery must not wait for a thread that may be waiting for it. It is queued for the holder, as
+    /// the changes of `SerialGate.run` are.
+    @usableFromInline
+    func sendContended(_ event: Event<Value, Failure>) {
+        if case .interrupted = event {
+            gate.run { self.deliver(event) }
+        } else if gate.isHeldByCurrentThread {
             gate.enqueue { self.deliver(event) }
+        } else {
+            gate.acquireWaiting()
+            deliver(event)
+            gate.release()
         }
     }
 
@@ -68,8 +87,9 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    /// Runs `work` in order with the events of this core, never concurrently with a delivery.
-    func serialized(_ work: @escaping @Sendable () -> Void) { gate.run(work) }
+    /// Runs `work` in order with the events of this core, never concurrently with a delivery, with the
+    /// waiting rules of a send (see `SerialGate.perform`).
+    func serialized(_ work: @escaping @Sendable () -> Void) { gate.perform(work) }
 
     // MARK: Work, run only by the token holder
 
