@@ -1,0 +1,20 @@
+extension Signal {
+    /// The same events, each delivered through `scheduler`: on its queue, at its next turn.
+    ///
+    /// Terminal events hop too, after the values before them. Once the returned signal is disposed or
+    /// terminated, deliveries still waiting on the scheduler do nothing.
+    public func observe(on scheduler: any Scheduler) -> Signal {
+        Signal { downstream, lifetime in
+            lifetime += observe { event in
+                scheduler.schedule { downstream.send(event) }
+            }
+        }
+    }
+}
+
+extension SignalProducer {
+    /// The same events, each delivered through `scheduler`; see `Signal.observe(on:)`.
+    public func observe(on scheduler: any Scheduler) -> SignalProducer {
+        lift { $0.observe(on: scheduler) }
+    }
+}
