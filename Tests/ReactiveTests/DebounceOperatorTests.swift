@@ -79,4 +79,20 @@ import Testing
         scheduler.run()
         #expect(recorder.events == [.interrupted])
     }
+
+    @Test func aBurstOfValuesKeepsOneScheduledCheck() {
+        let scheduler = TestScheduler()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let recorder = TimedRecorder<Int, Never>(scheduler)
+        signal.debounce(.seconds(1), on: scheduler).observe(recorder.observer)
+        for value in 1...100 {
+            input.send(value: value)
+            scheduler.advance(by: .milliseconds(100))
+        }
+        #expect(scheduler.pendingActionCount == 1)
+        #expect(recorder.values.isEmpty)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.values == [100])
+        #expect(recorder.times == [at(10.9)])
+    }
 }

@@ -71,4 +71,17 @@ import Testing
         scheduler.run()
         #expect(recorder.values == [1])
     }
+
+    @Test func valuesHeldBackShareOneScheduledSend() {
+        let scheduler = TestScheduler()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let recorder = Recorder<Int, Never>()
+        signal.throttle(.seconds(1), on: scheduler).observe(recorder.observer)
+        input.send(value: 0)
+        scheduler.advance()
+        for value in 1...500 { input.send(value: value) }
+        #expect(scheduler.pendingActionCount == 1)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.values == [0, 500])
+    }
 }

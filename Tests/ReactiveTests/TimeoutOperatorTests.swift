@@ -59,4 +59,24 @@ import Testing
         scheduler.advance(by: .seconds(2))
         #expect(recorder.times == [at(7)])
     }
+
+    @Test func aProducerThatCannotFailCanTimeOutWithAnError() {
+        let scheduler = TestScheduler()
+        let recorder = Recorder<Int, TestError>()
+        SignalProducer<Int, Never> { observer, _ in observer.send(value: 1) }
+            .timeout(after: .seconds(1), raising: TestError(code: 408), on: scheduler)
+            .start(recorder.observer)
+        scheduler.advance(by: .seconds(1))
+        #expect(recorder.events == [.value(1), .failed(TestError(code: 408))])
+    }
+
+    @Test func aProducerThatCannotFailAndCompletesInTimeCompletes() {
+        let scheduler = TestScheduler()
+        let recorder = Recorder<Int, TestError>()
+        SignalProducer<Int, Never>(value: 2)
+            .timeout(after: .seconds(1), raising: TestError(), on: scheduler)
+            .start(recorder.observer)
+        #expect(scheduler.isIdle)
+        #expect(recorder.events == [.value(2), .completed])
+    }
 }

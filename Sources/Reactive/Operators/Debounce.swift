@@ -13,44 +13,21 @@ extension Signal {
         _ interval: Duration, on scheduler: any TimeScheduler, discardWhenCompleted: Bool = true
     ) -> Signal {
         Signal { downstream, lifetime in
-            let state = Mutex(DebounceState<Value>())
-            let pendingSend = ScheduledSlot()
-            lifetime += pendingSend
+            let debouncer = Debouncer(interval: interval, scheduler: scheduler, downstream: downstream)
+            lifetime += debouncer
             lifetime += observe { event in
                 switch event {
                 case let .value(value):
-                    let now = scheduler.now
-                    let generation = state.withLock { state in
-                        state.latest = value
-                        state.lastArrival = now
-                        state.generation += 1
-                        return state.generation
-                    }
-                    pendingSend.schedule {
-                        scheduler.schedule(at: now + interval) {
-                            let value = state.withLock { state -> Value? in
-                                // A newer value restarted the wait; its own action will send it.
-                                guard state.generation == generation else { return nil }
-                                defer { state.latest = nil }
-                                return state.latest
-                            }
-                            if let value { downstream.send(value: value) }
-                        }
-                    }
+                    debouncer.receive(value)
                 case .completed where !discardWhenCompleted:
-                    let (waiting, lastArrival) = state.withLock { state in
-                        defer { state.latest = nil }
-                        return (state.latest, state.lastArrival)
-                    }
-                    pendingSend.schedule {
-                        guard let waiting else { return scheduler.schedule { downstream.sendCompleted() } }
-                        return scheduler.schedule(at: lastArrival + interval) {
-                            downstream.send(value: waiting)
-                            downstream.sendCompleted()
-                        }
+                    let waiting = debouncer.takeWaiting()
+                    lifetime += scheduler.schedule(at: waiting?.due ?? scheduler.now) {
+                        if let value = waiting?.value { downstream.send(value: value) }
+                        downstream.sendCompleted()
                     }
                 case .failed, .completed, .interrupted:
-                    pendingSend.schedule { scheduler.schedule { downstream.send(event) } }
+                    debouncer.dispose()
+                    lifetime += scheduler.schedule { downstream.send(event) }
                 }
             }
         }
@@ -66,9 +43,81 @@ extension SignalProducer {
     }
 }
 
-/// What a debounce remembers: the value waiting, when it arrived, and which arrival it was.
-private struct DebounceState<Value> {
-    var latest: Value?
-    var lastArrival = SchedulerTime.zero
-    var generation: UInt64 = 0
+/// The waiting value of a debounce and its one scheduled check.
+///
+/// A new value does not reschedule: it only moves the deadline, and the pending check, when it runs
+/// early, waits again for the rest. So a burst of values costs one scheduled action, not one each.
+/// Thread-safety: values arrive from the upstream's delivery and checks run on the scheduler; the state
+/// is under a mutex and values are sent outside it.
+private final class Debouncer<Value: Sendable, Failure: Error>: Disposable {
+    private struct State {
+        var latest: Value?
+        var lastArrival = SchedulerTime.zero
+        var isCheckScheduled = false
+    }
+
+    private enum Step {
+        case send(Value)
+        case wait(until: SchedulerTime)
+        case stop
+    }
+
+    private let interval: Duration
+    private let scheduler: any TimeScheduler
+    private let downstream: Observer<Value, Failure>
+    private let state = Mutex(State())
+    private let pendingCheck = ScheduledSlot()
+
+    init(interval: Duration, scheduler: any TimeScheduler, downstream: Observer<Value, Failure>) {
+        self.interval = interval
+        self.scheduler = scheduler
+        self.downstream = downstream
+    }
+
+    var isDisposed: Bool { pendingCheck.isDisposed }
+
+    func dispose() {
+        pendingCheck.dispose()
+        state.withLock { $0.latest = nil }
+    }
+
+    func receive(_ value: Value) {
+        let now = scheduler.now
+        let mustSchedule = state.withLock { state -> Bool in
+            state.latest = value
+            state.lastArrival = now
+            defer { state.isCheckScheduled = true }
+            return !state.isCheckScheduled
+        }
+        if mustSchedule { scheduleCheck(at: now + interval) }
+    }
+
+    /// Removes the waiting value, with the time it falls due, and stops the checks.
+    func takeWaiting() -> (value: Value, due: SchedulerTime)? {
+        defer { pendingCheck.dispose() }
+        return state.withLock { state in
+            defer { state.latest = nil }
+            return state.latest.map { ($0, state.lastArrival + interval) }
+        }
+    }
+
+    private func scheduleCheck(at time: SchedulerTime) {
+        pendingCheck.schedule { scheduler.schedule(at: time) { [self] in check() } }
+    }
+
+    private func check() {
+        let now = scheduler.now
+        let step = state.withLock { state -> Step in
+            let due = state.lastArrival + interval
+            guard due <= now else { return .wait(until: due) }
+            state.isCheckScheduled = false
+            defer { state.latest = nil }
+            return state.latest.map(Step.send) ?? .stop
+        }
+        switch step {
+        case let .send(value): downstream.send(value: value)
+        case let .wait(until: due): scheduleCheck(at: due)
+        case .stop: break
+        }
+    }
 }

@@ -14,15 +14,19 @@ extension Signal {
             lifetime += pendingSend
             lifetime += observe { event in
                 guard case let .value(value) = event else {
-                    pendingSend.schedule { scheduler.schedule { downstream.send(event) } }
+                    pendingSend.dispose()
+                    lifetime += scheduler.schedule { downstream.send(event) }
                     return
                 }
                 let now = scheduler.now
-                let due = state.withLock { state -> SchedulerTime in
-                    state.latest = value
+                let due = state.withLock { state -> SchedulerTime? in
+                    // A value already waiting means its send is scheduled: the newer one just takes its place.
+                    defer { state.latest = value }
+                    guard state.latest == nil else { return nil }
                     guard let lastSent = state.lastSent, lastSent <= now else { return now }
                     return Swift.max(lastSent + interval, now)
                 }
+                guard let due else { return }
                 pendingSend.schedule {
                     scheduler.schedule(at: due) {
                         let value = state.withLock { state -> Value? in
