@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import Reactive
 
@@ -69,5 +70,22 @@ import Testing
         #expect(scheduler.pendingActionCount == 1)
         scheduler.advance(by: .seconds(1))
         #expect(recorder.values == Array(0..<1000))
+    }
+
+    @Test func onAQueueSchedulerValuesArriveInOrderNoEarlierThanTheInterval() {
+        let scheduler = QueueScheduler(label: "test.delay")
+        let started = scheduler.now
+        let firstArrival = Recorder<SchedulerTime, Never>()
+        let recorder = Recorder<Int, Never>()
+        let done = DispatchSemaphore(value: 0)
+        SignalProducer(0..<200).delay(.milliseconds(5), on: scheduler).start { event in
+            if recorder.events.isEmpty { firstArrival.observer.send(value: scheduler.now) }
+            recorder.observer.send(event)
+            if event.isTerminating { done.signal() }
+        }
+        #expect(done.wait(timeout: .now() + .seconds(10)) == .success)
+        #expect(recorder.values == Array(0..<200))
+        #expect(recorder.terminal == .completed)
+        #expect(firstArrival.values.allSatisfy { $0 >= started + .milliseconds(5) })
     }
 }

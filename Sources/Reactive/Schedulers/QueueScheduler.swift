@@ -36,6 +36,7 @@ public final class QueueScheduler: TimeScheduler {
     /// The current uptime, in nanoseconds since boot.
     public var now: SchedulerTime { SchedulerTime(nanoseconds: DispatchTime.now().uptimeNanoseconds) }
 
+    /// Queues `action` behind the work already on the queue.
     @discardableResult
     public func schedule(_ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         let scheduled = ScheduledAction(action)
@@ -43,6 +44,7 @@ public final class QueueScheduler: TimeScheduler {
         return scheduled
     }
 
+    /// Runs `action` on the queue at `time`; a time already past queues it like `schedule(_:)`.
     @discardableResult
     public func schedule(at time: SchedulerTime, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         guard time > now else { return schedule(action) }
@@ -51,6 +53,7 @@ public final class QueueScheduler: TimeScheduler {
         return scheduled
     }
 
+    /// Runs `action` on the queue at `time`, then every `interval`, through a dispatch timer source.
     @discardableResult
     public func schedule(
         at time: SchedulerTime, every interval: Duration, leeway: Duration,

@@ -32,6 +32,7 @@ public struct SchedulerTime: Comparable, Hashable, Sendable, CustomStringConvert
         return .zero - Duration.nanoseconds(exactly: nanoseconds - other.nanoseconds)
     }
 
+    /// Whether `lhs` comes before `rhs`.
     public static func < (lhs: SchedulerTime, rhs: SchedulerTime) -> Bool { lhs.nanoseconds < rhs.nanoseconds }
 
     /// `time` moved later by `duration`.
@@ -48,6 +49,7 @@ public struct SchedulerTime: Comparable, Hashable, Sendable, CustomStringConvert
     /// Moves `time` later by `duration`.
     public static func += (time: inout SchedulerTime, duration: Duration) { time = time + duration }
 
+    /// The time since the origin, as a duration.
     public var description: String { "\(Duration.nanoseconds(exactly: nanoseconds))" }
 }
 

@@ -51,11 +51,13 @@ public final class TestScheduler: TimeScheduler {
         enqueue(at: nil, interval: nil, action)
     }
 
+    /// Queues `action` at `time`; it runs when the clock is advanced to it (on the next advance if past).
     @discardableResult
     public func schedule(at time: SchedulerTime, _ action: @escaping @Sendable () -> Void) -> (any Disposable)? {
         enqueue(at: time, interval: nil, action)
     }
 
+    /// Queues `action` at `time`, and again one `interval` after each run; `leeway` is ignored.
     @discardableResult
     public func schedule(
         at time: SchedulerTime, every interval: Duration, leeway: Duration,
