@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 import Testing
 @testable import Reactive
@@ -73,5 +74,26 @@ import Testing
         scheduler.advance()
         #expect(runs.value == 5)
         #expect(scheduler.isIdle)
+    }
+
+    @Test func onAQueueSchedulerLaterReschedulesRunEveryTimeInOrder() {
+        let scheduler = QueueScheduler(label: "test.recursive")
+        let runs = Counter()
+        let done = DispatchSemaphore(value: 0)
+        let disposable = scheduler.scheduleRecursive { reschedule in
+            runs.increment()
+            if runs.value == 1000 {
+                done.signal()
+                return
+            }
+            if runs.value.isMultiple(of: 2) {
+                reschedule()
+            } else {
+                scheduler.schedule { reschedule() }
+            }
+        }
+        #expect(done.wait(timeout: .now() + .seconds(10)) == .success)
+        #expect(runs.value == 1000)
+        disposable.dispose()
     }
 }
