@@ -1,9 +1,9 @@
 import Synchronization
 
 extension Signal {
-    /// At most one value per `interval`, sent on `scheduler`: the first value goes out at once, and of
-    /// the values that arrive while the interval since the last one sent is running, only the latest is
-    /// sent when it ends.
+    /// At most one value per `interval`, sent on `scheduler`: a value that arrives after a quiet interval
+    /// (the first one, for instance) goes out at once, at the scheduler's next turn; of the values that
+    /// arrive while the interval since the last one sent is running, only the latest is sent when it ends.
     ///
     /// Terminal events are sent on `scheduler` at once; a value still held back is dropped (as in
     /// ReactiveSwift). Disposing the returned signal cancels the waiting work.
