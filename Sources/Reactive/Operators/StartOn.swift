@@ -1,0 +1,18 @@
+extension SignalProducer {
+    /// A producer whose start handler runs on `scheduler` instead of the thread calling `start`.
+    ///
+    /// Only the work of starting hops; events are sent wherever the start handler sends them (pair with
+    /// `observe(on:)` to move their delivery too). Disposing before the scheduler got to it cancels the
+    /// start, so the start handler never runs.
+    public func start(on scheduler: any Scheduler) -> SignalProducer {
+        SignalProducer { observer, lifetime in
+            lifetime += scheduler.schedule {
+                guard !lifetime.hasEnded else { return }
+                startWithSignal { signal, interrupter in
+                    lifetime += interrupter
+                    lifetime += signal.observe(observer)
+                }
+            }
+        }
+    }
+}
