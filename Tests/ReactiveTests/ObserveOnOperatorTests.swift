@@ -60,17 +60,11 @@ import Testing
         let onQueue = Counter()
         let recorder = Recorder<Int, Never>()
         let done = DispatchSemaphore(value: 0)
-        // Hold the queue until `start` has returned: while the starting thread still holds a gate of the
-        // chain (it releases the started signal's handle last), the core's gate would let that thread
-        // deliver the events queued meanwhile, so the thread of delivery is only guaranteed afterwards.
-        let started = DispatchSemaphore(value: 0)
-        scheduler.schedule { _ = started.wait(timeout: .now() + .seconds(10)) }
         SignalProducer<Int, Never>(0..<1000).observe(on: scheduler).start { event in
             if DispatchQueue.getSpecific(key: key) == 1 { onQueue.increment() }
             recorder.observer.send(event)
             if event.isTerminating { done.signal() }
         }
-        started.signal()
         #expect(done.wait(timeout: .now() + .seconds(10)) == .success)
         #expect(recorder.values == Array(0..<1000))
         #expect(recorder.terminal == .completed)

@@ -4,9 +4,10 @@ extension Signal {
     /// Terminal events hop too, after the values before them. Once the returned signal is disposed or
     /// terminated, deliveries still waiting on the scheduler do nothing.
     ///
-    /// Caveat of the core's serial gate: if another thread holds the gate of the returned signal (or of
-    /// a signal derived from it) at the moment the scheduler delivers, for instance while attaching or
-    /// disposing an observer, that thread runs the queued deliveries instead of the scheduler's.
+    /// Values, completion and failure reach the observers on the scheduler's thread: a scheduled delivery
+    /// that finds another thread inside the signal (attaching an observer, say) waits for it, then
+    /// delivers itself. Only an interruption may be delivered by the thread holding the signal at the
+    /// time, because an interruption never waits (see `SignalCore.sendContended`).
     public func observe(on scheduler: any Scheduler) -> Signal {
         Signal { downstream, lifetime in
             lifetime += observe { event in
