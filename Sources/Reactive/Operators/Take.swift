@@ -28,26 +28,19 @@ extension Signal {
     public func take(last count: Int) -> Signal {
         precondition(count >= 0, "take(last:) needs a count of zero or more, not \(count)")
         return relay { downstream, _ in
-            // A ring: once full, `oldest` is the slot the next value overwrites.
-            let kept = SerialBox((values: ContiguousArray<Value>(), oldest: 0))
+            let kept = SerialBox(count > 0 ? ReplayBuffer<Value>(.last(count)) : nil)
             return Observer { event in
                 switch event {
                 case let .value(value):
-                    guard count > 0 else { return }
-                    if kept.value.values.count < count {
-                        kept.value.values.append(value)
-                    } else {
-                        kept.value.values[kept.value.oldest] = value
-                        kept.value.oldest = (kept.value.oldest + 1) % count
-                    }
+                    kept.value?.append(value)
                 case .completed:
-                    let (values, oldest) = kept.value
-                    kept.value = ([], 0)
-                    for value in values[oldest...] { downstream.send(value: value) }
-                    for value in values[..<oldest] { downstream.send(value: value) }
+                    if let values = kept.value {
+                        kept.value = nil
+                        for value in values { downstream.send(value: value) }
+                    }
                     downstream.sendCompleted()
                 case .failed, .interrupted:
-                    kept.value = ([], 0)
+                    kept.value = nil
                     downstream.send(event)
                 }
             }
