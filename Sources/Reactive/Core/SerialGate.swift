@@ -98,9 +98,9 @@ final class SerialGate: Sendable {
     func enqueue(_ work: @escaping @Sendable () -> Void) {
         backlog.withLock { $0.append(work) }
         if token.wrappingAdd(1, ordering: .sequentiallyConsistent).oldValue == 0 {
-            holder.store(CurrentThread.id, ordering: .relaxed)
+            // `drain` sets and clears the holder itself; clearing it again here, after the token is free,
+            // could erase the claim of a thread that took the token in between.
             drain(missed: 1)
-            holder.store(0, ordering: .relaxed)
             if waiting.load(ordering: .sequentiallyConsistent) != 0 { wakeWaitingSender() }
         }
     }
