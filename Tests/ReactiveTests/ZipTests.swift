@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 @testable import Reactive
 
@@ -107,5 +108,38 @@ import Testing
         }
         #expect(recorder.values == (0..<2_000).map { [$0, $0] })
         #expect(recorder.terminal == .completed)
+    }
+}
+
+@Suite struct CombiningStackTests {
+    /// Runs `body` on a thread with a 512 KiB stack (a secondary thread's default on Darwin), so a
+    /// recursion per producer would overflow it.
+    private func onSmallStack(_ body: @escaping @Sendable () -> Void) -> Bool {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            body()
+            done.signal()
+        }
+        thread.stackSize = 512 * 1024
+        thread.start()
+        return done.wait(timeout: .now() + 30) == .success
+    }
+
+    @Test func zippingThousandsOfProducersDoesNotGrowTheStackPerProducer() {
+        let count = Counter()
+        let finished = onSmallStack {
+            SignalProducer.zip(Array(repeating: SignalProducer<Int, Never>(value: 1), count: 5_000))
+                .startWithValues { count.increment(); #expect($0.count == 5_000) }
+        }
+        #expect(finished && count.value == 1)
+    }
+
+    @Test func combiningThousandsOfProducersDoesNotGrowTheStackPerProducer() {
+        let count = Counter()
+        let finished = onSmallStack {
+            SignalProducer.combineLatest(Array(repeating: SignalProducer<Int, Never>(value: 1), count: 5_000))
+                .startWithValues { count.increment(); #expect($0.count == 5_000) }
+        }
+        #expect(finished && count.value == 1)
     }
 }

@@ -7,6 +7,10 @@ extension SignalProducer {
     /// start, or the signal terminating, cancels the task: the sequence sees the cancellation at its next
     /// suspension, and nothing it sends afterwards is delivered.
     ///
+    /// Each element is sent from the task, with the waiting rules of any send: while another thread is
+    /// delivering on the started signal, the task's thread waits for it, so slow observers pace the
+    /// sequence (and hold that thread of the concurrency pool meanwhile).
+    ///
     /// - Parameter priority: the priority of the task that iterates the sequence.
     public init<S: AsyncSequence & Sendable>(
         _ sequence: S, priority: TaskPriority? = nil

@@ -6,8 +6,9 @@ extension SignalProducer {
     /// events: `completed` and `interrupted` end the sequence normally; `failed` throws the `Failure`
     /// value, typed as `any Error` (cast it back with `catch let error as Failure`). Cancelling the
     /// consuming task, or dropping the sequence, disposes the start.
-    // Disfavored so that a producer that cannot fail picks the non-throwing `AsyncStream` overload
-    // instead of being ambiguous, as Combine's `values` does.
+    ///
+    /// (Disfavored so that a producer that cannot fail picks the non-throwing `AsyncStream` overload
+    /// instead of being ambiguous, as Combine's `values` does.)
     @_disfavoredOverload
     public var values: AsyncThrowingStream<Value, any Error> {
         values(bufferingPolicy: .unbounded)

@@ -78,6 +78,7 @@ public enum Event<Value: Sendable, Failure: Error>: Sendable {
 extension Event: Equatable where Value: Equatable, Failure: Equatable {}
 
 extension Event: CustomStringConvertible {
+    /// The event as written in a test or log line, e.g. `value(3)` or `completed`.
     public var description: String {
         switch self {
         case let .value(value): "value(\(value))"

@@ -37,6 +37,7 @@ public struct ReplayCapacity: Sendable, Hashable, CustomStringConvertible, Expre
         return nil
     }
 
+    /// `unlimited` or `last(n)`.
     public var description: String { count.map { "last(\($0))" } ?? "unlimited" }
 }
 

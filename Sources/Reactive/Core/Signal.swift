@@ -15,7 +15,9 @@
 ///
 /// Thread-safety: every method may be called from any thread.
 public final class Signal<Value: Sendable, Failure: Error>: Sendable {
+    /// The observers of this signal.
     public typealias Observer = Reactive.Observer<Value, Failure>
+    /// The events of this signal.
     public typealias Event = Reactive.Event<Value, Failure>
 
     @usableFromInline
@@ -48,6 +50,14 @@ public final class Signal<Value: Sendable, Failure: Error>: Sendable {
         let core = SignalCore<Value, Failure>(gate: gate, generatorLifetime: token)
         self.core = core
         generator(RelayInput(core), lifetime)
+    }
+
+    /// A signal on `gate` whose generator gets a `GatedInput`; see `Signal.gated(_:)`.
+    init(gate: SerialGate, gated generator: (_ input: GatedInput<Value, Failure>, _ lifetime: Lifetime) -> Void) {
+        let (lifetime, token) = Lifetime.make()
+        let core = SignalCore<Value, Failure>(gate: gate, generatorLifetime: token)
+        self.core = core
+        generator(GatedInput(core), lifetime)
     }
 
     deinit { core.releaseOutput() }
@@ -134,6 +144,12 @@ public final class Signal<Value: Sendable, Failure: Error>: Sendable {
 }
 
 extension Signal {
+    /// A signal with its own gate whose generator gets a `GatedInput`: for operators whose sources
+    /// update shared state and must send the result in the same step.
+    static func gated(_ generator: (_ input: GatedInput<Value, Failure>, _ lifetime: Lifetime) -> Void) -> Signal {
+        Signal(gate: SerialGate(), gated: generator)
+    }
+
     /// A signal that never sends anything and never terminates.
     public static var never: Signal { Signal { _, _ in } }
 

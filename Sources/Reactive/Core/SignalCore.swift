@@ -87,9 +87,6 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         }
     }
 
-    /// Runs `work` in order with the events of this core, never concurrently with a delivery, with the
-    /// waiting rules of a send (see `SerialGate.perform`).
-    func serialized(_ work: @escaping @Sendable () -> Void) { gate.perform(work) }
 
     // MARK: Work, run only by the token holder
 

@@ -7,7 +7,9 @@
 /// Thread-safety: a producer is an immutable value; it may be started from any thread, any number of
 /// times, concurrently.
 public struct SignalProducer<Value: Sendable, Failure: Error>: Sendable {
+    /// The observers of this producer.
     public typealias Observer = Reactive.Observer<Value, Failure>
+    /// The events of this producer.
     public typealias Event = Reactive.Event<Value, Failure>
 
     private let startHandler: @Sendable (_ observer: Observer, _ lifetime: Lifetime) -> Void
@@ -35,6 +37,16 @@ public struct SignalProducer<Value: Sendable, Failure: Error>: Sendable {
     public func startWithSignal<Result>(
         _ setup: (_ signal: Signal<Value, Failure>, _ interrupter: any Disposable) -> Result
     ) -> Result {
+        let start = prepareStart()
+        let result = setup(start.signal, start.interrupter)
+        start.run()
+        return result
+    }
+
+    /// One start, split in two: its signal and interrupter now, its start handler when `run` is
+    /// called. For operators that must observe several producers' signals before starting any of them,
+    /// without nesting one `startWithSignal` inside another per producer.
+    func prepareStart() -> PreparedStart<Value, Failure> {
         var input: Observer!
         var lifetime: Lifetime!
         let signal = Signal<Value, Failure> { observer, signalLifetime in
@@ -42,11 +54,11 @@ public struct SignalProducer<Value: Sendable, Failure: Error>: Sendable {
             lifetime = signalLifetime
         }
         let interrupter = AnyDisposable { [input] in input!.sendInterrupted() }
-        let result = setup(signal, interrupter)
-        withExtendedLifetime(signal) {
-            if !lifetime.hasEnded { startHandler(input, lifetime) }
+        return PreparedStart(signal: signal, interrupter: interrupter) { [input, lifetime, startHandler] in
+            withExtendedLifetime(signal) {
+                if !lifetime!.hasEnded { startHandler(input!, lifetime!) }
+            }
         }
-        return result
     }
 
     /// Starts the producer, sending its events to `observer`.
@@ -98,4 +110,12 @@ public struct SignalProducer<Value: Sendable, Failure: Error>: Sendable {
             return interrupter
         }
     }
+}
+
+/// A start whose signal exists but whose start handler has not run yet; see `prepareStart()`.
+struct PreparedStart<Value: Sendable, Failure: Error> {
+    let signal: Signal<Value, Failure>
+    let interrupter: any Disposable
+    /// Runs the start handler; call it once, after observing `signal`.
+    let run: () -> Void
 }

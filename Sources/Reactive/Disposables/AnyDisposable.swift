@@ -17,8 +17,10 @@ public final class AnyDisposable: Disposable {
         self.action = Mutex(action)
     }
 
+    /// Whether `dispose()` has been called.
     public var isDisposed: Bool { disposed.load(ordering: .acquiring) }
 
+    /// Disposes; calling it again does nothing.
     public func dispose() {
         guard !disposed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         let run = action.withLock { action in

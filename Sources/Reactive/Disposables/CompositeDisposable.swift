@@ -23,6 +23,7 @@ public final class CompositeDisposable: Disposable {
         for disposable in disposables { add(disposable) }
     }
 
+    /// Whether `dispose()` has been called.
     public var isDisposed: Bool { state.withLock { $0.isDisposed } }
 
     /// Adds a disposable; returns a handle whose disposal removes it again without disposing it.
@@ -50,6 +51,7 @@ public final class CompositeDisposable: Disposable {
         add(AnyDisposable(action))
     }
 
+    /// Disposes; calling it again does nothing.
     public func dispose() {
         let members = state.withLock { state -> [(key: UInt64, disposable: any Disposable)] in
             guard !state.isDisposed else { return [] }

@@ -12,8 +12,10 @@ public final class ScopedDisposable<Inner: Disposable>: Disposable {
 
     deinit { inner.dispose() }
 
+    /// Whether `dispose()` has been called.
     public var isDisposed: Bool { inner.isDisposed }
 
+    /// Disposes; calling it again does nothing.
     public func dispose() { inner.dispose() }
 }
 

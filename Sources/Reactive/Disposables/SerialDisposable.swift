@@ -17,6 +17,7 @@ public final class SerialDisposable: Disposable {
         state = Mutex(State(inner: inner))
     }
 
+    /// Whether `dispose()` has been called.
     public var isDisposed: Bool { state.withLock { $0.isDisposed } }
 
     /// The current inner disposable. Setting it disposes the one it replaces.
@@ -33,6 +34,7 @@ public final class SerialDisposable: Disposable {
         }
     }
 
+    /// Disposes; calling it again does nothing.
     public func dispose() {
         let inner = state.withLock { state -> (any Disposable)? in
             guard !state.isDisposed else { return nil }

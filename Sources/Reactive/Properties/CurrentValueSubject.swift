@@ -70,7 +70,7 @@ public final class CurrentValueSubject<Value: Sendable, Failure: Error>: Subject
             state.pending.append(event)
             return true
         }
-        if accepted { deliverOldest() }
+        if accepted { deliverOldest(waiting: !event.isTerminating) }
     }
 
     /// Replaces the current value with the result of `transform`, atomically, and sends it.
@@ -87,17 +87,22 @@ public final class CurrentValueSubject<Value: Sendable, Failure: Error>: Subject
             state.pending.append(.value(value))
             return (result, true)
         }
-        if accepted { deliverOldest() }
+        if accepted { deliverOldest(waiting: true) }
         return result
     }
 
     /// Delivers the oldest stored event. Each accepted send calls this exactly once, so the gate's
     /// deliveries take the stored events one for one, in storage order, whichever thread runs them.
-    private func deliverOldest() {
-        signal.core.serialized { [self] in
+    ///
+    /// A value waits for a delivery in progress on another thread, as any send does. A terminal event
+    /// never waits (it is what a released property sends, and releasing must not wait for a delivery);
+    /// it is queued for the thread delivering, and the storage order still puts it last.
+    private func deliverOldest(waiting: Bool) {
+        let delivery: @Sendable () -> Void = { [self] in
             let event = state.withLock { $0.takeOldest() }
             signal.core.deliver(event)
             changesInput.send(event)
         }
+        if waiting { signal.core.gate.perform(delivery) } else { signal.core.gate.run(delivery) }
     }
 }

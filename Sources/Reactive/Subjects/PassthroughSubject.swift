@@ -2,6 +2,7 @@
 ///
 /// A late observer of a terminated subject receives the terminal event. Thread-safe.
 public final class PassthroughSubject<Value: Sendable, Failure: Error>: Subject {
+    /// The events sent to the subject; observing it is observing the subject.
     public let signal: Signal<Value, Failure>
     @usableFromInline
     let core: SignalCore<Value, Failure>
@@ -12,6 +13,7 @@ public final class PassthroughSubject<Value: Sendable, Failure: Error>: Subject 
         core = signal.core
     }
 
+    /// Sends `event` to the observers; see `Subject.send(_:)`.
     @inlinable
     public func send(_ event: Event<Value, Failure>) { core.send(event) }
 }

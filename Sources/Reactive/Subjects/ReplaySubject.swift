@@ -10,6 +10,7 @@
 /// replays through `map` for every start, while `subject.signal.map(f)` consumes the replay once, at the
 /// moment it is built. A start that ends early (`take(first:)`) stops its replay at once.
 public final class ReplaySubject<Value: Sendable, Failure: Error>: Subject {
+    /// The events sent to the subject; observing it is observing the subject.
     public let signal: Signal<Value, Failure>
     @usableFromInline
     let core: SignalCore<Value, Failure>
@@ -24,6 +25,7 @@ public final class ReplaySubject<Value: Sendable, Failure: Error>: Subject {
         core = signal.core
     }
 
+    /// Sends `event` to the observers; see `Subject.send(_:)`.
     @inlinable
     public func send(_ event: Event<Value, Failure>) { core.send(event) }
 }

@@ -1,63 +1,61 @@
-import Synchronization
-
 /// The shared state of one `combineLatest`: the latest value of every source and how many completed.
 ///
 /// `Storage` holds the sources' latest values (a tuple of optionals, or an array); `combine` turns it
 /// into an output once every source has sent a value.
 ///
-/// Thread-safety: sources may send from any thread; the storage is only touched under the `Mutex`,
-/// which is released before anything is sent downstream.
-final class LatestValues<Storage: Sendable, Output: Sendable, Failure: Error>: Sendable {
+/// Thread-safety: sources may send from any thread. Each event is handled in one step on the output
+/// signal's gate (`GatedInput`), which both updates the state and sends the result, so outputs reach
+/// observers in the order they were computed. `@unchecked Sendable` is sound because `state` is only
+/// touched inside that gate's work.
+final class LatestValues<Storage: Sendable, Output: Sendable, Failure: Error>: @unchecked Sendable {
     private struct State {
         var storage: Storage
         var completed = 0
         var isTerminated = false
     }
 
-    private let state: Mutex<State>
+    private var state: State
     private let sourceCount: Int
     private let combine: @Sendable (Storage) -> Output?
-    private let downstream: Observer<Output, Failure>
+    private let output: GatedInput<Output, Failure>
 
     init(
-        _ storage: Storage, sourceCount: Int, downstream: Observer<Output, Failure>,
+        _ storage: Storage, sourceCount: Int, output: GatedInput<Output, Failure>,
         combine: @escaping @Sendable (Storage) -> Output?
     ) {
-        self.state = Mutex(State(storage: storage))
+        self.state = State(storage: storage)
         self.sourceCount = sourceCount
-        self.downstream = downstream
+        self.output = output
         self.combine = combine
     }
 
     /// Handles an event of one source; `store` puts a value in that source's slot.
-    func receive<V>(_ event: Event<V, Failure>, store: @Sendable (inout Storage, V) -> Void) {
-        switch event {
-        case let .value(value):
-            let output = state.withLock { state -> Output? in
-                guard !state.isTerminated else { return nil }
-                store(&state.storage, value)
-                return combine(state.storage)
-            }
-            if let output { downstream.send(value: output) }
-        case .completed:
-            let isDone = state.withLock { state in
-                state.completed += 1
-                guard !state.isTerminated, state.completed == sourceCount else { return false }
-                state.isTerminated = true
-                return true
-            }
-            if isDone { downstream.sendCompleted() }
-        case let .failed(error):
-            if markTerminated() { downstream.send(error: error) }
-        case .interrupted:
-            if markTerminated() { downstream.sendInterrupted() }
+    func receive<V: Sendable>(_ event: Event<V, Failure>, store: @escaping @Sendable (inout Storage, V) -> Void) {
+        guard case .interrupted = event else {
+            return output.withGate { [self] downstream in handle(event, store: store, downstream) }
         }
+        output.withGateNeverWaiting { [self] downstream in handle(event, store: store, downstream) }
     }
 
-    private func markTerminated() -> Bool {
-        state.withLock { state in
-            defer { state.isTerminated = true }
-            return !state.isTerminated
+    private func handle<V>(
+        _ event: Event<V, Failure>, store: (inout Storage, V) -> Void, _ downstream: RelayInput<Output, Failure>
+    ) {
+        guard !state.isTerminated else { return }
+        switch event {
+        case let .value(value):
+            store(&state.storage, value)
+            if let combined = combine(state.storage) { downstream.send(value: combined) }
+        case .completed:
+            state.completed += 1
+            guard state.completed == sourceCount else { return }
+            state.isTerminated = true
+            downstream.sendCompleted()
+        case let .failed(error):
+            state.isTerminated = true
+            downstream.send(error: error)
+        case .interrupted:
+            state.isTerminated = true
+            downstream.sendInterrupted()
         }
     }
 }
@@ -68,8 +66,8 @@ extension Signal {
     /// Completes when both have completed; fails or is interrupted as soon as either is.
     public static func combineLatest<A, B>(_ a: Signal<A, Failure>, _ b: Signal<B, Failure>) -> Signal
     where Value == (A, B) {
-        Signal { downstream, lifetime in
-            let latest = LatestValues<(A?, B?), (A, B), Failure>((nil, nil), sourceCount: 2, downstream: downstream) {
+        Signal.gated { output, lifetime in
+            let latest = LatestValues<(A?, B?), (A, B), Failure>((nil, nil), sourceCount: 2, output: output) {
                 guard let a = $0.0, let b = $0.1 else { return nil }
                 return (a, b)
             }
@@ -86,10 +84,10 @@ extension Signal {
     public static func combineLatest<S: Sequence, Element>(_ signals: S) -> Signal
     where S.Element == Signal<Element, Failure>, Value == [Element] {
         let signals = Array(signals)
-        return Signal { downstream, lifetime in
-            guard !signals.isEmpty else { return downstream.sendCompleted() }
+        guard !signals.isEmpty else { return Signal { downstream, _ in downstream.sendCompleted() } }
+        return Signal.gated { output, lifetime in
             let latest = LatestValues<[Element?], [Element], Failure>(
-                Array(repeating: nil, count: signals.count), sourceCount: signals.count, downstream: downstream
+                Array(repeating: nil, count: signals.count), sourceCount: signals.count, output: output
             ) { storage in
                 let values = storage.compactMap { $0 }
                 return values.count == storage.count ? values : nil
@@ -146,19 +144,10 @@ extension SignalProducer {
         _ transform: @escaping @Sendable ([Signal<Element, Failure>]) -> Signal<Output, Failure>
     ) -> SignalProducer<Output, Failure> {
         SignalProducer<Output, Failure> { observer, lifetime in
-            // Each start's handler runs when its setup returns, so setting up from the last producer
-            // inwards makes the first producer's setup the innermost: it starts first.
-            func setUp(_ index: Int, _ later: [Signal<Element, Failure>]) {
-                guard index >= 0 else {
-                    lifetime += transform(later).observe(observer)
-                    return
-                }
-                producers[index].startWithSignal { signal, interrupter in
-                    lifetime += interrupter
-                    setUp(index - 1, [signal] + later)
-                }
-            }
-            setUp(producers.count - 1, [])
+            let starts = producers.map { $0.prepareStart() }
+            for start in starts { lifetime += start.interrupter }
+            transform(starts.map(\.signal)).observe(observer, during: lifetime)
+            for start in starts { start.run() }
         }
     }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The shared state of one `zip`: the values each source sent that are not yet paired, and which
 /// sources completed.
 ///
@@ -7,68 +5,68 @@ import Synchronization
 /// the oldest value of every queue when none is empty; `isExhausted` says whether a source's queue is
 /// empty. The result completes as soon as a completed source has nothing left to pair.
 ///
-/// Thread-safety: sources may send from any thread; the storage is only touched under the `Mutex`,
-/// which is released before anything is sent downstream.
-final class PendingValues<Storage: Sendable, Output: Sendable, Failure: Error>: Sendable {
+/// Thread-safety: sources may send from any thread. Each event is handled in one step on the output
+/// signal's gate (`GatedInput`), which both updates the queues and sends, so a completion can never
+/// overtake the pair it follows. `@unchecked Sendable` is sound because `state` is only touched
+/// inside that gate's work.
+final class PendingValues<Storage: Sendable, Output: Sendable, Failure: Error>: @unchecked Sendable {
     private struct State {
         var storage: Storage
         var completed: [Bool]
         var isTerminated = false
     }
 
-    private let state: Mutex<State>
+    private var state: State
     private let pair: @Sendable (inout Storage) -> Output?
     private let isExhausted: @Sendable (Storage, Int) -> Bool
-    private let downstream: Observer<Output, Failure>
+    private let output: GatedInput<Output, Failure>
 
     init(
-        _ storage: Storage, sourceCount: Int, downstream: Observer<Output, Failure>,
+        _ storage: Storage, sourceCount: Int, output: GatedInput<Output, Failure>,
         pair: @escaping @Sendable (inout Storage) -> Output?,
         isExhausted: @escaping @Sendable (Storage, Int) -> Bool
     ) {
-        self.state = Mutex(State(storage: storage, completed: Array(repeating: false, count: sourceCount)))
-        self.downstream = downstream
+        self.state = State(storage: storage, completed: Array(repeating: false, count: sourceCount))
+        self.output = output
         self.pair = pair
         self.isExhausted = isExhausted
     }
 
     /// Handles an event of source `index`; `store` queues a value in that source's queue.
-    func receive<V>(_ event: Event<V, Failure>, from index: Int, store: @Sendable (inout Storage, V) -> Void) {
+    func receive<V: Sendable>(
+        _ event: Event<V, Failure>, from index: Int, store: @escaping @Sendable (inout Storage, V) -> Void
+    ) {
+        guard case .interrupted = event else {
+            return output.withGate { [self] downstream in handle(event, from: index, store: store, downstream) }
+        }
+        output.withGateNeverWaiting { [self] downstream in handle(event, from: index, store: store, downstream) }
+    }
+
+    private func handle<V>(
+        _ event: Event<V, Failure>, from index: Int, store: (inout Storage, V) -> Void,
+        _ downstream: RelayInput<Output, Failure>
+    ) {
+        guard !state.isTerminated else { return }
         switch event {
         case let .value(value):
-            let (output, isDone) = state.withLock { state -> (Output?, Bool) in
-                guard !state.isTerminated else { return (nil, false) }
-                store(&state.storage, value)
-                guard let output = pair(&state.storage) else { return (nil, false) }
-                var isDone = false
-                for index in state.completed.indices where state.completed[index] {
-                    isDone = isDone || isExhausted(state.storage, index)
-                }
-                if isDone { state.isTerminated = true }
-                return (output, isDone)
-            }
-            if let output { downstream.send(value: output) }
-            if isDone { downstream.sendCompleted() }
+            store(&state.storage, value)
+            guard let paired = pair(&state.storage) else { return }
+            downstream.send(value: paired)
+            let isDone = state.completed.indices.contains { state.completed[$0] && isExhausted(state.storage, $0) }
+            if isDone { terminate(with: .completed, downstream) }
         case .completed:
-            let isDone = state.withLock { state in
-                state.completed[index] = true
-                guard !state.isTerminated, isExhausted(state.storage, index) else { return false }
-                state.isTerminated = true
-                return true
-            }
-            if isDone { downstream.sendCompleted() }
+            state.completed[index] = true
+            if isExhausted(state.storage, index) { terminate(with: .completed, downstream) }
         case let .failed(error):
-            if markTerminated() { downstream.send(error: error) }
+            terminate(with: .failed(error), downstream)
         case .interrupted:
-            if markTerminated() { downstream.sendInterrupted() }
+            terminate(with: .interrupted, downstream)
         }
     }
 
-    private func markTerminated() -> Bool {
-        state.withLock { state in
-            defer { state.isTerminated = true }
-            return !state.isTerminated
-        }
+    private func terminate(with event: Event<Output, Failure>, _ downstream: RelayInput<Output, Failure>) {
+        state.isTerminated = true
+        downstream.send(event)
     }
 }
 
@@ -79,9 +77,9 @@ extension Signal {
     /// completed and has no value left waiting; fails or is interrupted as soon as either side is.
     public static func zip<A, B>(_ a: Signal<A, Failure>, _ b: Signal<B, Failure>) -> Signal
     where Value == (A, B) {
-        Signal { downstream, lifetime in
+        Signal.gated { output, lifetime in
             let pending = PendingValues<(FIFO<A>, FIFO<B>), (A, B), Failure>(
-                (FIFO(), FIFO()), sourceCount: 2, downstream: downstream,
+                (FIFO(), FIFO()), sourceCount: 2, output: output,
                 pair: { queues in
                     guard let a = queues.0.first, let b = queues.1.first else { return nil }
                     _ = queues.0.popFirst()
@@ -99,10 +97,10 @@ extension Signal {
     public static func zip<S: Sequence, Element>(_ signals: S) -> Signal
     where S.Element == Signal<Element, Failure>, Value == [Element] {
         let signals = Array(signals)
-        return Signal { downstream, lifetime in
-            guard !signals.isEmpty else { return downstream.sendCompleted() }
+        guard !signals.isEmpty else { return Signal { downstream, _ in downstream.sendCompleted() } }
+        return Signal.gated { output, lifetime in
             let pending = PendingValues<[FIFO<Element>], [Element], Failure>(
-                Array(repeating: FIFO(), count: signals.count), sourceCount: signals.count, downstream: downstream,
+                Array(repeating: FIFO(), count: signals.count), sourceCount: signals.count, output: output,
                 pair: { queues in
                     guard queues.allSatisfy({ !$0.isEmpty }) else { return nil }
                     return queues.indices.compactMap { queues[$0].popFirst() }
