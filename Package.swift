@@ -5,10 +5,40 @@ let package = Package(
     name: "streamd",
     products: [
         .library(name: "Reactive", targets: ["Reactive"]),
+        .library(name: "EventLog", targets: ["EventLog"]),
+        .executable(name: "streambench", targets: ["streambench"]),
     ],
     targets: [
         .target(name: "Reactive"),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "EventLog",
+            dependencies: ["CSQLite", "CZlib"]
+        ),
+        .executableTarget(
+            name: "eventlog-crashtest",
+            dependencies: ["EventLog"],
+            path: "Tools/eventlog-crashtest"
+        ),
+        .executableTarget(
+            name: "streambench",
+            dependencies: ["EventLog"],
+            path: "Tools/streambench"
+        ),
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),
+        .testTarget(
+            name: "EventLogTests",
+            dependencies: ["EventLog", "CSQLite"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+@testable import EventLog
+
+/// A fresh directory under the system temp dir, removed when the value is released.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "eventlog-tests-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A database path inside the directory.
+    func file(_ name: String = "log.sqlite") -> String { path + "/" + name }
+}
+
+/// A JSON-like event of about 100 bytes, varying by `index`.
+func samplePayload(_ index: Int) -> [UInt8] {
+    let names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
+    let text = "{\"type\":\"order.created\",\"id\":\(index),\"user\":\"\(names[index % names.count])-\(index % 977)\",\"amount\":\(index % 1000).\(index % 100),\"items\":\(index % 7)}"
+    return Array(text.utf8)
+}
+
+extension EventLog {
+    /// Every event `read` delivers for `stream` from `position` (tests only: holds them all).
+    func readAll(_ stream: String, from position: ReadPosition = .streamDefault) throws -> [LogEvent] {
+        var events: [LogEvent] = []
+        try read(stream, from: position) { event in
+            events.append(event.copy())
+            return true
+        }
+        return events
+    }
+}
+
+/// Expects `body` to throw an `EventLogError` with `code`, and returns it.
+@discardableResult
+func expectLogError(
+    _ code: EventLogError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
+) -> EventLogError? {
+    do {
+        try body()
+        Issue.record("expected EventLogError.\(code), nothing was thrown", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as EventLogError {
+        #expect(error.code == code, "got \(error)", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("expected EventLogError.\(code), got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+/// Checks the events are `first...` in order, with no gap and no duplicate.
+func expectContiguous(_ events: [LogEvent], from first: UInt64, sourceLocation: SourceLocation = #_sourceLocation) {
+    for (offset, event) in events.enumerated() where event.sequence != first + UInt64(offset) {
+        Issue.record("event at offset \(offset) has sequence \(event.sequence), expected \(first + UInt64(offset))", sourceLocation: sourceLocation)
+        return
+    }
+}
