@@ -21,6 +21,8 @@ public final class EventLog: Sendable {
     let observers = AppendObservers()
     private let writerFinished = DispatchSemaphore(value: 0)
     private let closed = Atomic<Bool>(false)
+    /// False when init failed or the log is read-only: then there is no writer thread to wait for.
+    private let writerStarted = Atomic<Bool>(false)
 
     /// Opens the log at `path`, creating the file and its schema if it does not exist.
     ///
@@ -45,7 +47,6 @@ public final class EventLog: Sendable {
         try SchemaMigrator.prepare(connection, readOnly: options.readOnly)
         if options.readOnly {
             queue.close()
-            writerFinished.signal()
             return
         }
         try EventLog.configureWriter(connection, options: options)
@@ -57,6 +58,7 @@ public final class EventLog: Sendable {
             finished.signal()
         }
         thread.name = "streamd.eventlog.writer"
+        writerStarted.store(true, ordering: .releasing)
         thread.start()
     }
 
@@ -79,7 +81,7 @@ public final class EventLog: Sendable {
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         queue.close()
-        writerFinished.wait()
+        if writerStarted.load(ordering: .acquiring) { writerFinished.wait() }
         observers.drain()
         readers.close()
     }
