@@ -61,3 +61,14 @@ func expectContiguous(_ events: [LogEvent], from first: UInt64, sourceLocation: 
         return
     }
 }
+
+/// `count` pseudo-random bytes that zlib cannot shrink (so a block stores about `count` bytes).
+func incompressibleBytes(_ count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {
+    var state = seed
+    return (0..<count).map { _ in
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return UInt8(truncatingIfNeeded: state)
+    }
+}
