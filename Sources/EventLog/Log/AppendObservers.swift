@@ -38,7 +38,8 @@ public final class AppendObservation: Sendable {
 /// The live-tail registry: who wants to hear about which stream's commits.
 ///
 /// Callbacks run on one serial queue per log, in commit order, after the commit, never on the writer
-/// thread (so a callback may append or read without deadlocking the log).
+/// thread (so a callback may append or read without deadlocking the log). A commit goes to the
+/// observers registered when it committed; a cancelled observer may still get commits queued before.
 /// Thread-safety: Sendable; all state sits behind a Mutex, and callbacks run outside it.
 final class AppendObservers: Sendable {
     private struct State {
@@ -76,12 +77,13 @@ final class AppendObservers: Sendable {
 
     func isObserved(_ stream: String) -> Bool { state.withLock { $0.streams[stream] != nil } }
 
-    /// Queues delivery of `append` to the stream's observers registered at delivery time.
+    /// Queues delivery of `append` to the stream's observers registered when it committed.
     func deliver(_ append: CommittedAppend) {
-        queue.async { [self] in
-            let handlers = state.withLock { state in
-                state.handlers.sorted { $0.key < $1.key }.compactMap { $0.value.stream == append.stream ? $0.value.handler : nil }
-            }
+        let handlers = state.withLock { state in
+            state.handlers.sorted { $0.key < $1.key }.compactMap { $0.value.stream == append.stream ? $0.value.handler : nil }
+        }
+        guard !handlers.isEmpty else { return }
+        queue.async {
             for handler in handlers { handler(append) }
         }
     }

@@ -130,8 +130,9 @@ final class LogWriter {
         switch outcome {
         case .success:
             for state in touched.values { remember(state) }
-            for item in accepted { item.request.completion(.success(item.receipt)) }
+            // Observers are queued before the acks, so once an append returns its commit is on its way to them.
             notify(accepted)
+            for item in accepted { item.request.completion(.success(item.receipt)) }
         case .failure(let error):
             for item in accepted { item.request.completion(.failure(error.naming(stream: item.request.stream))) }
         }
