@@ -92,3 +92,21 @@ func rawSQL(_ path: String, _ sql: String) throws {
         return process.terminationStatus
     }
 }
+
+extension SchemaMigratorTests {
+    @Test func aDatabaseMadeFromTheVersion1SchemaFileByAnotherProgramOpens() throws {
+        let dir = TemporaryDirectory()
+        // What an earlier build (or a tool working from schemas/eventlog.sql) leaves behind.
+        try rawSQL(dir.file(), Schema.version1 + """
+            INSERT INTO streams (name, created_us) VALUES ('legacy', 1);
+            """)
+        let log = try EventLog(path: dir.file())
+        #expect(try log.streamInfo("legacy")?.lastSequence == 0)
+        #expect(try log.append([1], to: "legacy").sequence == 1)
+        #expect(try log.verify().isClean)
+    }
+
+    @Test func everyMigrationStepStartsFromAnOlderVersion() {
+        #expect(SchemaMigrator.steps.keys.allSatisfy { $0 >= 1 && $0 < Schema.currentVersion })
+    }
+}
