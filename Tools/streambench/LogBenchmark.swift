@@ -52,7 +52,7 @@ struct LogBenchmark {
             }
             report("append_one_per_commit_\(durability)", median(rates), "events/s", "sequential, one event per commit")
         }
-        try largeLog(&corpus)
+        if arguments.bigEvents > 0 { try largeLog(&corpus) }
     }
 
     /// Appends `events` in batches, keeping up to 16 batches in flight so the caller and the writer

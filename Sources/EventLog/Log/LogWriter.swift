@@ -43,13 +43,13 @@ final class LogWriter {
 
     /// Runs `body` in a write transaction, rolling back (and forgetting cached catalog state) on failure.
     func transaction<R>(_ body: () throws -> R) throws(EventLogError) -> R {
-        try connection.execute("BEGIN IMMEDIATE")
+        try connection.statement("BEGIN IMMEDIATE").run()
         do {
             // Another connection committed since our last transaction: the catalog cache may be stale.
             let version = try connection.integer("PRAGMA data_version")
             if version != dataVersion { cache.removeAll() }
             let result = try body()
-            try connection.execute("COMMIT")
+            try connection.statement("COMMIT").run()
             dataVersion = version
             return result
         } catch {
