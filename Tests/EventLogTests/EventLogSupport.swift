@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 @testable import EventLog
 
@@ -70,5 +71,21 @@ func incompressibleBytes(_ count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> 
         state ^= state >> 7
         state ^= state << 17
         return UInt8(truncatingIfNeeded: state)
+    }
+}
+
+/// A clock the test moves by hand (microseconds since the epoch), for age limits and timestamps.
+final class ManualClock: Sendable {
+    private let time: Atomic<Int64>
+    init(_ start: Int64 = 1_700_000_000_000_000) { time = Atomic(start) }
+    var now: Int64 { time.load(ordering: .relaxed) }
+    func advance(by microseconds: Int64) { time.add(microseconds, ordering: .relaxed) }
+    func set(_ microseconds: Int64) { time.store(microseconds, ordering: .relaxed) }
+
+    /// Log options that take their timestamps from this clock.
+    func options(_ base: EventLogOptions = EventLogOptions()) -> EventLogOptions {
+        var options = base
+        options.clock = { [self] in now }
+        return options
     }
 }

@@ -33,19 +33,30 @@ import Testing
 
     @Test func maxAgeDropsEventsOlderThanTheLimitAsTheLogAppends() throws {
         let dir = TemporaryDirectory()
-        let log = try EventLog(path: dir.file())
-        try log.createStream("s")
-        try log.append(contentsOf: (0..<5).map(samplePayload), to: "s")
-        let old = try #require(try log.streamInfo("s")).lastTimestamp
-        // Wait until the wall clock has moved past the first batch so the age limit separates them.
-        while wallClockMicroseconds() <= old + 2_000 {}
-        let cutoffReceipt = try log.append(contentsOf: (5..<8).map(samplePayload), to: "s")
-        let age = Duration.microseconds(wallClockMicroseconds() - old - 1_000)
-        let info = try log.updatePolicy(of: "s", to: StreamPolicy(maxAge: age))
-        #expect(info.firstSequence == cutoffReceipt.firstSequence)
-        #expect(try log.readAll("s").map(\.sequence) == Array(6...8))
-        #expect(try log.append([9], to: "s").sequence == 9)
+        let clock = ManualClock()
+        let log = try EventLog(path: dir.file(), options: clock.options())
+        try log.createStream("s", policy: StreamPolicy(maxAge: .seconds(10)))
+        try log.append(contentsOf: (0..<5).map(samplePayload), to: "s")   // t = 0 s
+        clock.advance(by: 6_000_000)
+        try log.append(contentsOf: (5..<8).map(samplePayload), to: "s")   // t = 6 s
+        #expect(try log.readAll("s").count == 8, "nothing is 10 s old yet")
+        clock.advance(by: 4_000_001)
+        try log.append(samplePayload(8), to: "s")                         // t = 10 s: the first five expire
+        #expect(try log.readAll("s").map(\.sequence) == Array(6...9))
+        #expect(try log.streamInfo("s")?.firstSequence == 6)
         #expect(try log.verify().isClean)
+    }
+
+    @Test func timestampsRepeatRatherThanGoBackWhenTheClockSteps() throws {
+        let dir = TemporaryDirectory()
+        let clock = ManualClock()
+        let log = try EventLog(path: dir.file(), options: clock.options())
+        try log.createStream("s")
+        let first = try log.append([1], to: "s").timestamp
+        clock.advance(by: -5_000_000)
+        #expect(try log.append([2], to: "s").timestamp == first)
+        clock.advance(by: 10_000_000)
+        #expect(try log.append([3], to: "s").timestamp == first + 5_000_000)
     }
 
     @Test func maxBytesDropsOldestWholeBlocksButKeepsTheNewest() throws {
@@ -95,11 +106,11 @@ import Testing
 
     @Test func enforceRetentionAppliesAgeLimitsToIdleStreams() throws {
         let dir = TemporaryDirectory()
-        let log = try EventLog(path: dir.file())
+        let clock = ManualClock()
+        let log = try EventLog(path: dir.file(), options: clock.options())
         try log.createStream("idle", policy: StreamPolicy(maxAge: .milliseconds(1)))
         try log.append(contentsOf: [[1], [2]], to: "idle")
-        let last = try #require(try log.streamInfo("idle")).lastTimestamp
-        while wallClockMicroseconds() <= last + 2_000 {}
+        clock.advance(by: 2_000)
         try log.enforceRetention()
         #expect(try log.readAll("idle").isEmpty)
         #expect(try log.streamInfo("idle")?.lastSequence == 2)

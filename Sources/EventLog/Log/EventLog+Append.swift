@@ -5,25 +5,28 @@ extension EventLog {
     ///   `diskFull`, `readOnly`, `closed`, … In every failure case nothing of the append is stored.
     @discardableResult
     public func append(_ payload: [UInt8], to stream: String) throws -> AppendReceipt {
-        try wait { append(payload, to: stream, completion: $0) }
+        try wait { submit(stream: stream, kinds: [.value], payloads: [payload], lead: true, completion: $0) }
     }
 
     /// Appends `payloads` as consecutive events, committed together (all or none).
     @discardableResult
     public func append(contentsOf payloads: [[UInt8]], to stream: String) throws -> AppendReceipt {
-        try wait { append(contentsOf: payloads, to: stream, completion: $0) }
+        try wait { completion in
+            guard !payloads.isEmpty else { return append(contentsOf: payloads, to: stream, completion: completion) }
+            submit(stream: stream, kinds: Array(repeating: .value, count: payloads.count), payloads: payloads, lead: true, completion: completion)
+        }
     }
 
     /// Stores the stream's completion; the stream accepts nothing after it.
     @discardableResult
     public func appendCompleted(to stream: String) throws -> AppendReceipt {
-        try wait { submit(stream: stream, kinds: [.completed], payloads: [[]], completion: $0) }
+        try wait { submit(stream: stream, kinds: [.completed], payloads: [[]], lead: true, completion: $0) }
     }
 
     /// Stores the stream's failure with `message`; the stream accepts nothing after it.
     @discardableResult
     public func appendFailed(to stream: String, message: String) throws -> AppendReceipt {
-        try wait { submit(stream: stream, kinds: [.failed], payloads: [Array(message.utf8)], completion: $0) }
+        try wait { submit(stream: stream, kinds: [.failed], payloads: [Array(message.utf8)], lead: true, completion: $0) }
     }
 
     /// Appends one event; `await` returns once its commit is durable.
@@ -42,7 +45,8 @@ extension EventLog {
         }
     }
 
-    /// Appends one event and calls `completion` on the writer thread after the commit (or the failure).
+    /// Appends one event and calls `completion` after the commit (or the failure), on the thread that
+    /// committed (the writer thread, or a synchronous appender leading a shared commit).
     /// `completion` must be short and must not wait for another append.
     public func append(
         _ payload: [UInt8], to stream: String,
@@ -51,7 +55,7 @@ extension EventLog {
         submit(stream: stream, kinds: [.value], payloads: [payload], completion: completion)
     }
 
-    /// Appends `payloads` and calls `completion` on the writer thread after the commit (or the failure).
+    /// Appends `payloads` and calls `completion` after the commit (or the failure), like `append(_:to:completion:)`.
     public func append(
         contentsOf payloads: [[UInt8]], to stream: String,
         completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
@@ -64,9 +68,9 @@ extension EventLog {
     }
 
     private func submit(
-        stream: String, kinds: [LogEvent.Kind], payloads: [[UInt8]],
+        stream: String, kinds: [LogEvent.Kind], payloads: [[UInt8]], lead: Bool = false,
         completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
     ) {
-        submit(AppendRequest(stream: stream, kinds: kinds, payloads: payloads, completion: completion))
+        submit(AppendRequest(stream: stream, kinds: kinds, payloads: payloads, completion: completion), lead: lead)
     }
 }

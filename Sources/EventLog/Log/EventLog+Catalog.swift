@@ -14,7 +14,7 @@ extension EventLog {
                     .streamExists, "a stream named \"\(name)\" already exists; use it, or delete it first.",
                     path: path, stream: name)
             }
-            let state = try StreamCatalog.insert(name, policy: policy, now: wallClockMicroseconds(), on: writer.connection)
+            let state = try StreamCatalog.insert(name, policy: policy, now: writer.now(), on: writer.connection)
             writer.remember(state)
             return state.info
         }
@@ -28,7 +28,7 @@ extension EventLog {
         try policy.validate(stream: name)
         return try administer { writer in
             if let state = try StreamCatalog.load(name, on: writer.connection) { return state.info }
-            let state = try StreamCatalog.insert(name, policy: policy, now: wallClockMicroseconds(), on: writer.connection)
+            let state = try StreamCatalog.insert(name, policy: policy, now: writer.now(), on: writer.connection)
             writer.remember(state)
             return state.info
         }
@@ -42,7 +42,7 @@ extension EventLog {
             var state = try writer.stream(name)
             state.policy = policy
             try StreamCatalog.updatePolicy(state, on: writer.connection)
-            try writer.applyRetention(&state, now: wallClockMicroseconds())
+            try writer.applyRetention(&state, now: writer.now())
             try StreamCatalog.updatePositions(state, on: writer.connection)
             writer.remember(state)
             return state.info

@@ -42,7 +42,7 @@ extension EventLog {
     /// of streams nobody appends to need this, e.g. from a timer).
     public func enforceRetention() throws {
         try administer { writer in
-            let now = wallClockMicroseconds()
+            let now = writer.now()
             for var state in try StreamCatalog.loadAll(on: writer.connection) {
                 try writer.applyRetention(&state, now: now)
                 try StreamCatalog.updatePositions(state, on: writer.connection)

@@ -4,8 +4,9 @@ import Synchronization
 
 /// A durable, append-only log of named event streams in one SQLite file.
 ///
-/// Appends from any thread are committed by one writer thread that groups everything queued since its
-/// previous commit into one transaction (group commit); an append returns only after its commit.
+/// Appends from any thread are committed one commit at a time, by the log's writer thread or by a
+/// synchronous appender that found the log idle; each commit takes everything queued since the
+/// previous one into one transaction (group commit). An append returns only after its commit.
 /// Events are stored in zlib-compressed, CRC-checked blocks. Reads run on their own connections,
 /// concurrently with the writer. One `EventLog` should own a database file at a time; other processes
 /// may read it. Timestamps are microseconds since the Unix epoch.
@@ -20,6 +21,8 @@ public final class EventLog: Sendable {
     let readers: ReaderPool
     let observers = AppendObservers()
     private let writerFinished = DispatchSemaphore(value: 0)
+    /// The writer, for synchronous appenders that lead a commit; nil for a read-only log.
+    private let writer: WriterHandle?
     private let closed = Atomic<Bool>(false)
     /// False when init failed or the log is read-only: then there is no writer thread to wait for.
     private let writerStarted = Atomic<Bool>(false)
@@ -47,14 +50,15 @@ public final class EventLog: Sendable {
         try SchemaMigrator.prepare(connection, readOnly: options.readOnly)
         if options.readOnly {
             queue.close()
+            writer = nil
             return
         }
         try EventLog.configureWriter(connection, options: options)
-        let writer = try LogWriter(connection: connection, options: options, observers: observers)
-        let handoff = Handoff(writer)
+        let writer = WriterHandle(try LogWriter(connection: connection, options: options, observers: observers))
+        self.writer = writer
         let queue = self.queue, finished = writerFinished
         let thread = Thread {
-            handoff.value.run(queue)
+            writer.writer.run(queue)
             finished.signal()
         }
         thread.name = "streamd.eventlog.writer"
@@ -95,9 +99,15 @@ public final class EventLog: Sendable {
             path: path)
     }
 
-    /// Queues `job`, or fails it at once if the log is closed or read-only.
-    func submit(_ request: AppendRequest) {
-        if !queue.push(.append(request)) {
+    /// Queues `request`, or fails it at once if the log is closed or read-only. With `lead`, a caller
+    /// that finds nobody committing commits on its own thread (the synchronous API does this).
+    func submit(_ request: AppendRequest, lead: Bool = false) {
+        switch queue.pushOrLead(.append(request), mayLead: lead && writer != nil) {
+        case .queued:
+            break
+        case .lead:
+            writer?.writer.drain(queue, [.append(request)])
+        case .refused:
             request.completion(.failure(options.readOnly ? readOnlyError() : closedError()))
         }
     }
@@ -140,11 +150,12 @@ public final class EventLog: Sendable {
     }
 }
 
-/// Moves a non-Sendable value to another thread exactly once.
+/// Shares the log's `LogWriter` between the writer thread and synchronous appenders.
 ///
-/// `@unchecked Sendable` is safe because the creator gives the value up when it builds the handoff
-/// (it keeps no other reference), so only the receiving thread ever touches it.
-struct Handoff<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+/// `@unchecked Sendable` is safe because only the thread holding `WriteQueue`'s committer role (its
+/// `draining` flag, taken and released under the queue's mutex) touches the writer, so uses never
+/// overlap and each one happens-after the previous through that mutex.
+final class WriterHandle: @unchecked Sendable {
+    let writer: LogWriter
+    init(_ writer: LogWriter) { self.writer = writer }
 }

@@ -36,6 +36,8 @@ public struct EventLogOptions: Sendable {
     /// A hard limit on the database size in pages (SQLite `max_page_count`); nil leaves SQLite's.
     /// Reaching it makes appends fail with `diskFull`, like a full disk does.
     public var maximumPageCount: Int64? = nil
+    /// Where commit timestamps come from; tests replace the wall clock to control time.
+    var clock: @Sendable () -> Int64 = wallClockMicroseconds
 
     /// The defaults: durability normal, read-write, zlib level 1, blocks of ≤ 256 events / 64 KiB.
     public init() {}

@@ -22,9 +22,24 @@ final class LogWriter {
         framer = BlockFramer(capacity: options.maximumBlockBytes + 64)
     }
 
-    /// Runs the writer loop until the queue is closed and drained.
+    /// Runs the writer thread's loop until the queue is closed and drained.
     func run(_ queue: WriteQueue) {
-        while let jobs = queue.takeAll() {
+        while let jobs = queue.acquire() {
+            drain(queue, jobs)
+        }
+    }
+
+    /// Runs `jobs` and everything queued meanwhile, then gives up the committer role.
+    func drain(_ queue: WriteQueue, _ jobs: [WriteJob]) {
+        var jobs = jobs
+        while true {
+            process(jobs)
+            guard let more = queue.takeMoreOrRelease() else { return }
+            jobs = more
+        }
+    }
+
+    private func process(_ jobs: [WriteJob]) {
             var appends: [AppendRequest] = []
             for job in jobs {
                 switch job {
@@ -36,7 +51,6 @@ final class LogWriter {
                 }
             }
             if !appends.isEmpty { commit(appends) }
-        }
     }
 
     // MARK: Transactions
@@ -71,6 +85,9 @@ final class LogWriter {
         return state
     }
 
+    /// The time stamped on commits, in microseconds since the Unix epoch.
+    func now() -> Int64 { options.clock() }
+
     func remember(_ state: StreamState) { cache[state.name] = state }
     func forget(_ name: String) { cache[name] = nil }
 
@@ -88,7 +105,7 @@ final class LogWriter {
         var touched: [String: StreamState] = [:]
         var order: [String] = []
         var perStream: [String: [Int]] = [:]
-        let now = wallClockMicroseconds()
+        let now = self.now()
         let outcome: Result<Void, EventLogError>
         do {
             outcome = .success(try transaction { () throws -> Void in

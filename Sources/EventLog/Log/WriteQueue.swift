@@ -17,27 +17,46 @@ enum WriteJob: Sendable {
     case admin(@Sendable (LogWriter) -> Void)
 }
 
-/// The hand-off between callers and the writer thread: callers push jobs, the writer takes everything
-/// that arrived while it was busy in one go, which is what makes commits shared.
+/// The hand-off between callers and whoever commits: callers push jobs; the committer takes
+/// everything that arrived while it was busy in one go, which is what makes commits shared.
 ///
-/// Thread-safety: Sendable; `push` may be called from any thread, `takeAll` only by the writer.
+/// At most one thread commits at a time: the one that holds the `draining` flag. That is the writer
+/// thread, or a synchronous appender that found nobody committing and leads the commit itself
+/// (saving two thread hand-offs, ~30–60 µs on this machine); either way it keeps taking queued jobs
+/// until the queue is empty, then lets go.
+/// Thread-safety: Sendable; every method may be called from any thread.
 final class WriteQueue: Sendable {
     private struct State {
         var jobs: [WriteJob] = []
         var closed = false
+        var draining = false
     }
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
 
+    /// What `pushOrLead` decided.
+    enum Admission { case queued, lead, refused }
+
     /// Queues `job`; returns false (and does not queue) once the queue is closed.
     func push(_ job: WriteJob) -> Bool {
-        let accepted = state.withLock { state in
-            guard !state.closed else { return false }
+        pushOrLead(job, mayLead: false) != .refused
+    }
+
+    /// Queues `job`, or, when `mayLead` and nobody is committing, makes the caller the committer
+    /// (the job is then NOT queued: the caller runs it, then `takeMoreOrRelease`).
+    func pushOrLead(_ job: WriteJob, mayLead: Bool) -> Admission {
+        let (admission, signal) = state.withLock { state -> (Admission, Bool) in
+            guard !state.closed else { return (.refused, false) }
+            if mayLead && !state.draining {
+                state.draining = true
+                return (.lead, false)
+            }
             state.jobs.append(job)
-            return true
+            // A committer at work will see the job before it lets go; otherwise wake the writer thread.
+            return (.queued, !state.draining)
         }
-        if accepted { wake.signal() }
-        return accepted
+        if signal { wake.signal() }
+        return admission
     }
 
     /// Stops accepting jobs; the writer drains what is queued, then ends.
@@ -46,17 +65,38 @@ final class WriteQueue: Sendable {
         wake.signal()
     }
 
-    /// Waits for jobs and takes them all; returns nil when closed and drained.
-    func takeAll() -> [WriteJob]? {
+    /// For the writer thread: waits until there are jobs and nobody else commits, then takes them all
+    /// and becomes the committer. Returns nil when closed, drained and idle.
+    func acquire() -> [WriteJob]? {
         while true {
-            let (jobs, closed) = state.withLock { state in
+            let (jobs, finished) = state.withLock { state -> ([WriteJob], Bool) in
+                guard !state.draining else { return ([], false) }
+                if state.jobs.isEmpty { return ([], state.closed) }
+                state.draining = true
                 let jobs = state.jobs
                 state.jobs.removeAll(keepingCapacity: true)
-                return (jobs, state.closed)
+                return (jobs, false)
             }
             if !jobs.isEmpty { return jobs }
-            if closed { return nil }
+            if finished { return nil }
             wake.wait()
         }
+    }
+
+    /// For the committer: the jobs queued meanwhile, or nil after giving up the committer role
+    /// because there are none.
+    func takeMoreOrRelease() -> [WriteJob]? {
+        let (jobs, signal) = state.withLock { state -> ([WriteJob], Bool) in
+            if state.jobs.isEmpty {
+                state.draining = false
+                return ([], state.closed)
+            }
+            let jobs = state.jobs
+            state.jobs.removeAll(keepingCapacity: true)
+            return (jobs, false)
+        }
+        // A closing log's writer thread may be waiting for the committer role to end.
+        if signal { wake.signal() }
+        return jobs.isEmpty ? nil : jobs
     }
 }
