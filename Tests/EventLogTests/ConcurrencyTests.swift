@@ -121,6 +121,21 @@ import Testing
         #expect(seen.withLock { $0.count } == 101, "no callbacks after cancel")
     }
 
+    @Test func closingTheLogFromAnObserverCallbackDoesNotDeadlock() throws {
+        let dir = TemporaryDirectory()
+        let log = try EventLog(path: dir.file())
+        try log.createStream("s")
+        let closed = DispatchSemaphore(value: 0)
+        let observation = log.observeAppends(to: "s") { _ in
+            log.close()
+            closed.signal()
+        }
+        try log.append([1], to: "s")
+        closed.wait()
+        expectLogError(.closed) { try log.append([2], to: "s") }
+        observation.cancel()
+    }
+
     @Test func readersOnTheirOwnConnectionsDoNotBlockTheWriter() throws {
         let dir = TemporaryDirectory()
         let log = try EventLog(path: dir.file())

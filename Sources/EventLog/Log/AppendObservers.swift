@@ -50,6 +50,9 @@ final class AppendObservers: Sendable {
     private let state = Mutex(State())
     private let count = Atomic<Int>(0)
     private let queue = DispatchQueue(label: "streamd.eventlog.observers")
+    private static let onQueue = DispatchSpecificKey<Bool>()
+
+    init() { queue.setSpecific(key: AppendObservers.onQueue, value: true) }
 
     func add(stream: String, _ handler: @escaping @Sendable (CommittedAppend) -> Void) -> AppendObservation {
         let id = state.withLock { state in
@@ -88,6 +91,10 @@ final class AppendObservers: Sendable {
         }
     }
 
-    /// Waits until every queued delivery ran (used by `EventLog.close`).
-    func drain() { queue.sync {} }
+    /// Waits until every queued delivery ran (used by `EventLog.close`); a no-op from inside a
+    /// callback, where waiting for the queue would wait for itself.
+    func drain() {
+        guard DispatchQueue.getSpecific(key: AppendObservers.onQueue) == nil else { return }
+        queue.sync {}
+    }
 }

@@ -82,6 +82,7 @@ public final class EventLog: Sendable {
     deinit { close() }
 
     /// Finishes queued writes, stops the writer and closes idle connections. Later calls throw `closed`.
+    /// Call it from anywhere but an append's completion handler (which runs while a commit is held).
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         queue.close()
