@@ -91,6 +91,9 @@ final class AppendObservers: Sendable {
         }
     }
 
+    /// Runs `work` on the delivery queue, after every delivery queued before it.
+    func enqueue(_ work: @escaping @Sendable () -> Void) { queue.async(execute: work) }
+
     /// Waits until every queued delivery ran (used by `EventLog.close`); a no-op from inside a
     /// callback, where waiting for the queue would wait for itself.
     func drain() {
