@@ -17,7 +17,8 @@ import Testing
         let dir = TemporaryDirectory()
         var generator = SystemRandomNumberGenerator()
         var acknowledgedLast: UInt64 = 0
-        let rounds = 24
+        // EVENTLOG_CRASH_ROUNDS=500 swift test --filter CrashSafetyTests is the longer stress run.
+        let rounds = ProcessInfo.processInfo.environment["EVENTLOG_CRASH_ROUNDS"].flatMap { Int($0) } ?? 24
         for round in 0..<rounds {
             // Kill after a random number of acknowledgements (0 = while the child is still opening).
             let killAfter = round == 0 ? 0 : Int.random(in: 1...3_000, using: &generator)
