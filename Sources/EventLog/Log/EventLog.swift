@@ -58,7 +58,7 @@ public final class EventLog: Sendable {
         self.writer = writer
         let queue = self.queue, finished = writerFinished
         let thread = Thread {
-            writer.writer.run(queue)
+            writer.writer?.run(queue)
             finished.signal()
         }
         thread.name = "streamd.eventlog.writer"
@@ -86,7 +86,10 @@ public final class EventLog: Sendable {
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
         queue.close()
-        if writerStarted.load(ordering: .acquiring) { writerFinished.wait() }
+        if writerStarted.load(ordering: .acquiring) {
+            writerFinished.wait()
+            writer?.release()
+        }
         observers.drain()
         readers.close()
     }
@@ -107,7 +110,7 @@ public final class EventLog: Sendable {
         case .queued:
             break
         case .lead:
-            writer?.writer.drain(queue, [.append(request)])
+            writer?.writer?.drain(queue, [.append(request)])
         case .refused:
             request.completion(.failure(options.readOnly ? readOnlyError() : closedError()))
         }
@@ -156,7 +159,11 @@ public final class EventLog: Sendable {
 /// `@unchecked Sendable` is safe because only the thread holding `WriteQueue`'s committer role (its
 /// `draining` flag, taken and released under the queue's mutex) touches the writer, so uses never
 /// overlap and each one happens-after the previous through that mutex.
+/// `release` runs only after the writer thread ended and the queue refuses new committers.
 final class WriterHandle: @unchecked Sendable {
-    let writer: LogWriter
+    private(set) var writer: LogWriter?
     init(_ writer: LogWriter) { self.writer = writer }
+
+    /// Drops the writer, closing the write connection.
+    func release() { writer = nil }
 }
