@@ -71,6 +71,13 @@ extension EventLog {
         stream: String, kinds: [LogEvent.Kind], payloads: [[UInt8]], lead: Bool = false,
         completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
     ) {
-        submit(AppendRequest(stream: stream, kinds: kinds, payloads: payloads, completion: completion), lead: lead)
+        var request = AppendRequest(stream: stream, kinds: kinds, payloads: payloads, completion: completion)
+        // Large appends are framed and compressed here, in parallel with the writer's commits.
+        if payloads.count >= BlockEncoderPool.minimumEvents, kinds.allSatisfy({ $0 == .value }),
+            payloads.allSatisfy({ $0.count <= options.maximumEventBytes })
+        {
+            request.encoded = encoders.encode(payloads)
+        }
+        submit(request, lead: lead)
     }
 }

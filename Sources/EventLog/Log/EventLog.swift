@@ -20,6 +20,7 @@ public final class EventLog: Sendable {
     let queue = WriteQueue()
     let readers: ReaderPool
     let observers = AppendObservers()
+    let encoders: BlockEncoderPool
     private let writerFinished = DispatchSemaphore(value: 0)
     /// The writer, for synchronous appenders that lead a commit; nil for a read-only log.
     private let writer: WriterHandle?
@@ -37,6 +38,7 @@ public final class EventLog: Sendable {
         guard (1...9).contains(options.compressionLevel), options.maximumEventsPerBlock >= 1, options.maximumBlockBytes >= 64 else {
             throw EventLogError(.invalidArgument, "options out of range: compressionLevel must be 1...9, maximumEventsPerBlock ≥ 1, maximumBlockBytes ≥ 64.", path: path)
         }
+        encoders = BlockEncoderPool(options: options)
         readers = ReaderPool(path: path, readOnly: options.readOnly, busyTimeout: options.busyTimeoutMilliseconds)
         let connection = try SQLiteConnection(
             path: path, readOnly: options.readOnly, create: !options.readOnly,

@@ -176,6 +176,24 @@ final class LogWriter {
         var header: BlockHeader?
         for item in items {
             var sequence = item.receipt.firstSequence
+            if let encoded = item.request.encoded {
+                if let open = header {
+                    try flush(open, into: &state)
+                    header = nil
+                }
+                for block in encoded {
+                    let header = BlockHeader(
+                        firstSequence: sequence, lastSequence: sequence + UInt64(block.count) - 1,
+                        firstTimestamp: item.receipt.timestamp, lastTimestamp: item.receipt.timestamp,
+                        count: block.count, codec: block.codec, rawSize: block.rawSize, crc: block.crc)
+                    try block.bytes.withUnsafeBytes { bytes in
+                        try BlockStore.insert(streamID: state.id, header: header, payload: bytes, on: connection)
+                    }
+                    state.storedBytes += Int64(block.bytes.count)
+                    sequence += UInt64(block.count)
+                }
+                continue
+            }
             for (index, payload) in item.request.payloads.enumerated() {
                 let framed = BlockFramer.framedSize(payloadCount: payload.count)
                 if let open = header,

@@ -6,6 +6,8 @@ struct AppendRequest: Sendable {
     var stream: String
     var kinds: [LogEvent.Kind]
     var payloads: [[UInt8]]
+    /// The payloads already framed and compressed by the appender (large appends), or nil.
+    var encoded: [EncodedBlock]? = nil
     var completion: @Sendable (Result<AppendReceipt, EventLogError>) -> Void
 }
 
