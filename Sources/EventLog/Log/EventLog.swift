@@ -112,7 +112,7 @@ public final class EventLog: Sendable {
         case .queued:
             break
         case .lead:
-            writer?.writer?.drain(queue, [.append(request)])
+            writer?.writer?.lead(queue, .append(request))
         case .refused:
             request.completion(.failure(options.readOnly ? readOnlyError() : closedError()))
         }

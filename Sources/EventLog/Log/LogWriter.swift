@@ -29,6 +29,12 @@ final class LogWriter {
         }
     }
 
+    /// Runs a leading appender's own job in one commit, then gives up the committer role.
+    func lead(_ queue: WriteQueue, _ job: WriteJob) {
+        process([job])
+        queue.release()
+    }
+
     /// Runs `jobs` and everything queued meanwhile, then gives up the committer role.
     func drain(_ queue: WriteQueue, _ jobs: [WriteJob]) {
         var jobs = jobs
@@ -40,17 +46,18 @@ final class LogWriter {
     }
 
     private func process(_ jobs: [WriteJob]) {
-            var appends: [AppendRequest] = []
-            for job in jobs {
-                switch job {
-                case .append(let request):
-                    appends.append(request)
-                case .admin(let work):
-                    if !appends.isEmpty { commit(appends); appends.removeAll() }
-                    work(self)
-                }
+        // Consecutive appends share one commit; admin jobs run alone, in arrival order.
+        var appends: [AppendRequest] = []
+        for job in jobs {
+            switch job {
+            case .append(let request):
+                appends.append(request)
+            case .admin(let work):
+                if !appends.isEmpty { commit(appends); appends.removeAll() }
+                work(self)
             }
-            if !appends.isEmpty { commit(appends) }
+        }
+        if !appends.isEmpty { commit(appends) }
     }
 
     // MARK: Transactions
