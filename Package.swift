@@ -5,11 +5,41 @@ let package = Package(
     name: "streamd",
     products: [
         .library(name: "Reactive", targets: ["Reactive"]),
+        .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "StreamProtocol", targets: ["StreamProtocol"]),
+        .executable(name: "streambench", targets: ["streambench"]),
     ],
     targets: [
         .target(name: "Reactive"),
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "EventLog",
+            dependencies: ["CSQLite", "CZlib"]
+        ),
+        .executableTarget(
+            name: "eventlog-crashtest",
+            dependencies: ["EventLog"],
+            path: "Tools/eventlog-crashtest"
+        ),
+        .executableTarget(
+            name: "streambench",
+            dependencies: ["EventLog"],
+            path: "Tools/streambench"
+        ),
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),
+        .testTarget(
+            name: "EventLogTests",
+            dependencies: ["EventLog", "CSQLite"]
+        ),
         .target(name: "StreamProtocol"),
         .testTarget(name: "StreamProtocolTests", dependencies: ["StreamProtocol"]),
     ],

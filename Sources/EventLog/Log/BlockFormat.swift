@@ -1,0 +1,159 @@
+/// The columns of one stored block row (everything but the payload).
+struct BlockHeader: Sendable, Equatable {
+    var firstSequence: UInt64
+    var lastSequence: UInt64
+    var firstTimestamp: Int64
+    var lastTimestamp: Int64
+    var count: Int
+    var codec: BlockCodec
+    var rawSize: Int
+    var crc: UInt32
+
+    var sequences: ClosedRange<UInt64> { firstSequence...max(firstSequence, lastSequence) }
+}
+
+/// How a block's payload is stored.
+enum BlockCodec: Int64, Sendable {
+    case raw = 0
+    case deflate = 1
+}
+
+/// Appends events in the block framing: kind byte, varint timestamp delta, varint length, bytes.
+///
+/// Thread-safety: not Sendable; one per writer or benchmark.
+struct BlockFramer {
+    private(set) var bytes: [UInt8] = []
+    private(set) var count = 0
+    private var previousTimestamp: Int64 = 0
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    mutating func reset(firstTimestamp: Int64) {
+        bytes.removeAll(keepingCapacity: true)
+        count = 0
+        previousTimestamp = firstTimestamp
+    }
+
+    mutating func append(kind: LogEvent.Kind, timestamp: Int64, payload: UnsafeRawBufferPointer) {
+        bytes.append(kind.rawValue)
+        appendVarint(UInt64(timestamp - previousTimestamp))
+        previousTimestamp = timestamp
+        appendVarint(UInt64(payload.count))
+        bytes.append(contentsOf: payload)
+        count += 1
+    }
+
+    private mutating func appendVarint(_ value: UInt64) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    /// Bytes one event adds to the framing.
+    static func framedSize(payloadCount: Int) -> Int { payloadCount + 12 }
+}
+
+/// Checks and decodes stored blocks, reusing one inflater and one buffer.
+///
+/// Thread-safety: not Sendable; each reader owns one.
+final class BlockDecoder {
+    private let inflater: Inflater
+    private var buffer: [UInt8] = []
+
+    init() throws(EventLogError) { inflater = try Inflater() }
+
+    /// Checks `stored` against `header` and calls `body` for each event with sequence ≥ `from`;
+    /// returns false as soon as `body` does. A failed check throws `corruptBlock` naming the range.
+    func decode(
+        _ header: BlockHeader, stored: UnsafeRawBufferPointer, from: UInt64,
+        _ body: (LogEventView) throws -> Bool
+    ) throws -> Bool {
+        let crc = crc32Checksum(stored)
+        guard crc == header.crc else {
+            throw damaged(header, "CRC-32 of the stored bytes is \(crc), the block records \(header.crc)")
+        }
+        switch header.codec {
+        case .raw:
+            guard stored.count == header.rawSize else {
+                throw damaged(header, "raw block is \(stored.count) bytes, the block records \(header.rawSize)")
+            }
+            return try walk(header, stored, from: from, body)
+        case .deflate:
+            guard header.rawSize >= 0, header.rawSize <= 1 << 30 else {
+                throw damaged(header, "recorded raw size \(header.rawSize) is impossible")
+            }
+            if buffer.count < header.rawSize { buffer = [UInt8](repeating: 0, count: header.rawSize) }
+            let rawSize = header.rawSize
+            let problem = buffer.withUnsafeMutableBytes { out in
+                inflater.decompress(stored, into: UnsafeMutableRawBufferPointer(rebasing: out[0..<rawSize]))
+            }
+            if let problem { throw damaged(header, problem) }
+            return try buffer.withUnsafeBytes { raw in
+                try walk(header, UnsafeRawBufferPointer(rebasing: raw[0..<rawSize]), from: from, body)
+            }
+        }
+    }
+
+    private func walk(
+        _ header: BlockHeader, _ raw: UnsafeRawBufferPointer, from: UInt64, _ body: (LogEventView) throws -> Bool
+    ) throws -> Bool {
+        var offset = 0
+        var sequence = header.firstSequence
+        var timestamp = header.firstTimestamp
+        var seen = 0
+        while offset < raw.count {
+            guard seen < header.count else { throw damaged(header, "holds more than the \(header.count) events it records") }
+            guard let kind = LogEvent.Kind(rawValue: raw[offset]) else {
+                throw damaged(header, "event \(sequence) has unknown kind \(raw[offset])")
+            }
+            offset += 1
+            guard let delta = readVarint(raw, &offset), let length = readVarint(raw, &offset),
+                length <= UInt64(raw.count - offset)
+            else { throw damaged(header, "framing of event \(sequence) runs past the end of the block") }
+            timestamp &+= Int64(bitPattern: delta)
+            guard timestamp <= header.lastTimestamp else {
+                throw damaged(header, "event \(sequence) has timestamp \(timestamp) after the block's last \(header.lastTimestamp)")
+            }
+            let end = offset + Int(length)
+            if sequence >= from {
+                let view = LogEventView(
+                    sequence: sequence, timestamp: timestamp, kind: kind,
+                    payload: UnsafeRawBufferPointer(rebasing: raw[offset..<end]))
+                if try !body(view) { return false }
+            }
+            offset = end
+            sequence += 1
+            seen += 1
+        }
+        guard seen == header.count, sequence - 1 == header.lastSequence else {
+            throw damaged(header, "holds \(seen) events, the block records \(header.count) (\(header.firstSequence)...\(header.lastSequence))")
+        }
+        return true
+    }
+
+    private func readVarint(_ raw: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
+        var value: UInt64 = 0
+        var shift: UInt64 = 0
+        while offset < raw.count, shift < 64 {
+            let byte = raw[offset]
+            offset += 1
+            value |= UInt64(byte & 0x7f) << shift
+            if byte < 0x80 { return value }
+            shift += 7
+        }
+        return nil
+    }
+
+    private func damaged(_ header: BlockHeader, _ reason: String) -> EventLogError {
+        EventLogError(
+            .corruptBlock,
+            "the stored block of sequences \(header.firstSequence)...\(header.lastSequence) is damaged: \(reason); run verify, then truncate past the range or restore from a backup.",
+            sequences: header.sequences)
+    }
+}
+
+@available(*, unavailable)
+extension BlockDecoder: Sendable {}

@@ -1,0 +1,71 @@
+extension EventLog {
+    /// Creates a stream named `name` with `policy`.
+    ///
+    /// - Throws: `invalidStreamName` (see `StreamName`), `invalidArgument` for an impossible policy,
+    ///   `streamExists` if the name is taken, or a storage error.
+    @discardableResult
+    public func createStream(_ name: String, policy: StreamPolicy = StreamPolicy()) throws -> StreamInfo {
+        try StreamName.validate(name)
+        try policy.validate(stream: name)
+        let path = self.path
+        return try administer { writer in
+            if try StreamCatalog.load(name, on: writer.connection) != nil {
+                throw EventLogError(
+                    .streamExists, "a stream named \"\(name)\" already exists; use it, or delete it first.",
+                    path: path, stream: name)
+            }
+            let state = try StreamCatalog.insert(name, policy: policy, now: writer.now(), on: writer.connection)
+            writer.remember(state)
+            return state.info
+        }
+    }
+
+    /// Returns the stream named `name`, creating it with `policy` if it does not exist (an existing
+    /// stream keeps its own policy).
+    @discardableResult
+    public func ensureStream(_ name: String, policy: StreamPolicy = StreamPolicy()) throws -> StreamInfo {
+        try StreamName.validate(name)
+        try policy.validate(stream: name)
+        return try administer { writer in
+            if let state = try StreamCatalog.load(name, on: writer.connection) { return state.info }
+            let state = try StreamCatalog.insert(name, policy: policy, now: writer.now(), on: writer.connection)
+            writer.remember(state)
+            return state.info
+        }
+    }
+
+    /// Replaces the policy of stream `name` and applies its retention limits at once.
+    @discardableResult
+    public func updatePolicy(of name: String, to policy: StreamPolicy) throws -> StreamInfo {
+        try policy.validate(stream: name)
+        return try administer { writer in
+            var state = try writer.stream(name)
+            state.policy = policy
+            try StreamCatalog.updatePolicy(state, on: writer.connection)
+            try writer.applyRetention(&state, now: writer.now())
+            try StreamCatalog.updatePositions(state, on: writer.connection)
+            writer.remember(state)
+            return state.info
+        }
+    }
+
+    /// Deletes stream `name` and all its events. A stream created later under the same name starts
+    /// again at sequence 1.
+    public func deleteStream(_ name: String) throws {
+        try administer { writer in
+            let state = try writer.stream(name)
+            try StreamCatalog.delete(state, on: writer.connection)
+            writer.forget(name)
+        }
+    }
+
+    /// The catalog entry of stream `name`, or nil if there is none.
+    public func streamInfo(_ name: String) throws -> StreamInfo? {
+        try readers.withReader { reader in try StreamCatalog.load(name, on: reader.connection)?.info }
+    }
+
+    /// Every stream of the log, by name.
+    public func streams() throws -> [StreamInfo] {
+        try readers.withReader { reader in try StreamCatalog.loadAll(on: reader.connection).map(\.info) }
+    }
+}

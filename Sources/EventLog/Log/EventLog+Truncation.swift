@@ -1,0 +1,61 @@
+extension EventLog {
+    /// Drops the events of `stream` before `sequence`; sequence numbers continue where they were.
+    @discardableResult
+    public func truncate(_ stream: String, before sequence: UInt64) throws -> StreamInfo {
+        try administer { writer in
+            var state = try writer.stream(stream)
+            try writer.moveFirst(&state, to: sequence)
+            try StreamCatalog.updatePositions(state, on: writer.connection)
+            writer.remember(state)
+            return state.info
+        }
+    }
+
+    /// Keeps only the last `count` events of `stream`.
+    @discardableResult
+    public func truncate(_ stream: String, keepingLast count: UInt64) throws -> StreamInfo {
+        try administer { writer in
+            var state = try writer.stream(stream)
+            if state.lastSequence >= count { try writer.moveFirst(&state, to: state.lastSequence - count + 1) }
+            try StreamCatalog.updatePositions(state, on: writer.connection)
+            writer.remember(state)
+            return state.info
+        }
+    }
+
+    /// Drops the events of `stream` whose timestamp is before `microseconds` since the Unix epoch.
+    @discardableResult
+    public func truncate(_ stream: String, olderThan microseconds: Int64) throws -> StreamInfo {
+        try administer { writer in
+            var state = try writer.stream(stream)
+            let first = try BlockStore.firstSequence(
+                streamID: state.id, atOrAfter: microseconds, lastSequence: state.lastSequence,
+                decoder: writer.decoder, on: writer.connection)
+            try writer.moveFirst(&state, to: first)
+            try StreamCatalog.updatePositions(state, on: writer.connection)
+            writer.remember(state)
+            return state.info
+        }
+    }
+
+    /// Applies every stream's retention limits now (appends do it for their own stream; age limits
+    /// of streams nobody appends to need this, e.g. from a timer).
+    public func enforceRetention() throws {
+        try administer { writer in
+            let now = writer.now()
+            for var state in try StreamCatalog.loadAll(on: writer.connection) {
+                try writer.applyRetention(&state, now: now)
+                try StreamCatalog.updatePositions(state, on: writer.connection)
+                writer.remember(state)
+            }
+        }
+    }
+
+    /// Copies the WAL into the database file and truncates the WAL, waiting for readers if needed
+    /// (the writer also checkpoints passively on its own as the WAL grows).
+    public func checkpoint() throws {
+        try administer(transactional: false) { writer in
+            try writer.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        }
+    }
+}

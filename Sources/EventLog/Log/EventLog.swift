@@ -1,0 +1,171 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A durable, append-only log of named event streams in one SQLite file.
+///
+/// Appends from any thread are committed one commit at a time, by the log's writer thread or by a
+/// synchronous appender that found the log idle; each commit takes everything queued since the
+/// previous one into one transaction (group commit). An append returns only after its commit.
+/// Events are stored in zlib-compressed, CRC-checked blocks. Reads run on their own connections,
+/// concurrently with the writer. One `EventLog` should own a database file at a time; other processes
+/// may read it. Timestamps are microseconds since the Unix epoch.
+///
+/// Thread-safety: Sendable; every method may be called from any thread.
+public final class EventLog: Sendable {
+    /// The database file.
+    public let path: String
+    /// How the log was opened.
+    public let options: EventLogOptions
+    let queue = WriteQueue()
+    let readers: ReaderPool
+    let observers = AppendObservers()
+    let encoders: BlockEncoderPool
+    private let writerFinished = DispatchSemaphore(value: 0)
+    /// The writer, for synchronous appenders that lead a commit; nil for a read-only log.
+    private let writer: WriterHandle?
+    private let closed = Atomic<Bool>(false)
+    /// False when init failed or the log is read-only: then there is no writer thread to wait for.
+    private let writerStarted = Atomic<Bool>(false)
+
+    /// Opens the log at `path`, creating the file and its schema if it does not exist.
+    ///
+    /// - Throws: `EventLogError` with code `notADatabase`, `foreignDatabase`, `newerSchema`, `readOnly`
+    ///   (the file cannot be written and `options.readOnly` is false), `io`, or `sqlite`.
+    public init(path: String, options: EventLogOptions = EventLogOptions()) throws {
+        self.path = path
+        self.options = options
+        guard (1...9).contains(options.compressionLevel), options.maximumEventsPerBlock >= 1, options.maximumBlockBytes >= 64 else {
+            throw EventLogError(.invalidArgument, "options out of range: compressionLevel must be 1...9, maximumEventsPerBlock ≥ 1, maximumBlockBytes ≥ 64.", path: path)
+        }
+        encoders = BlockEncoderPool(options: options)
+        readers = ReaderPool(path: path, readOnly: options.readOnly, busyTimeout: options.busyTimeoutMilliseconds)
+        let connection = try SQLiteConnection(
+            path: path, readOnly: options.readOnly, create: !options.readOnly,
+            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+        if !options.readOnly && connection.isReadOnly {
+            throw EventLogError(
+                .readOnly,
+                "\(path) cannot be opened for writing (the file or its directory is read-only); fix its permissions or open the log with options.readOnly = true to read it.",
+                path: path)
+        }
+        try SchemaMigrator.prepare(connection, readOnly: options.readOnly)
+        if options.readOnly {
+            queue.close()
+            writer = nil
+            return
+        }
+        try EventLog.configureWriter(connection, options: options)
+        let writer = WriterHandle(try LogWriter(connection: connection, options: options, observers: observers))
+        self.writer = writer
+        let queue = self.queue, finished = writerFinished
+        let thread = Thread {
+            writer.writer?.run(queue)
+            finished.signal()
+        }
+        thread.name = "streamd.eventlog.writer"
+        writerStarted.store(true, ordering: .releasing)
+        thread.start()
+    }
+
+    private static func configureWriter(_ connection: SQLiteConnection, options: EventLogOptions) throws(EventLogError) {
+        let mode = try connection.text("PRAGMA journal_mode = WAL")
+        guard mode.lowercased() == "wal" else {
+            throw EventLogError(
+                .io,
+                "SQLite would not switch \(connection.path) to WAL mode (it answered \"\(mode)\"); the log needs a local file system that supports shared memory.",
+                path: connection.path)
+        }
+        try connection.execute("PRAGMA synchronous = \(options.durability.synchronous)")
+        try connection.execute("PRAGMA wal_autocheckpoint = \(options.checkpointPages)")
+        if let pages = options.maximumPageCount { _ = try connection.integer("PRAGMA max_page_count = \(pages)") }
+    }
+
+    deinit { close() }
+
+    /// Finishes queued writes, stops the writer and closes idle connections. Later calls throw `closed`.
+    /// Call it from anywhere but an append's completion handler (which runs while a commit is held).
+    public func close() {
+        guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        queue.close()
+        if writerStarted.load(ordering: .acquiring) {
+            writerFinished.wait()
+            writer?.release()
+        }
+        observers.drain()
+        readers.close()
+    }
+
+    // MARK: Plumbing for the public API in the extensions
+
+    func closedError() -> EventLogError {
+        EventLogError(
+            .closed,
+            options.readOnly ? "the event log at \(path) was opened read-only; open it without readOnly to write." : "the event log at \(path) is closed; open it again.",
+            path: path)
+    }
+
+    /// Queues `request`, or fails it at once if the log is closed or read-only. With `lead`, a caller
+    /// that finds nobody committing commits on its own thread (the synchronous API does this).
+    func submit(_ request: AppendRequest, lead: Bool = false) {
+        switch queue.pushOrLead(.append(request), mayLead: lead && writer != nil) {
+        case .queued:
+            break
+        case .lead:
+            writer?.writer?.lead(queue, .append(request))
+        case .refused:
+            request.completion(.failure(options.readOnly ? readOnlyError() : closedError()))
+        }
+    }
+
+    func readOnlyError() -> EventLogError {
+        EventLogError(.readOnly, "the event log at \(path) was opened read-only; open it without readOnly to write.", path: path)
+    }
+
+    /// Runs `work` on the writer thread in its own transaction and waits for the result.
+    func administer<R: Sendable>(
+        transactional: Bool = true, _ work: @escaping @Sendable (LogWriter) throws -> R
+    ) throws(EventLogError) -> R {
+        let result = Mutex<Result<R, EventLogError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let job = WriteJob.admin { writer in
+            let outcome: Result<R, EventLogError>
+            do {
+                outcome = .success(transactional ? try writer.transaction { try work(writer) } : try work(writer))
+            } catch {
+                outcome = .failure(error as? EventLogError ?? EventLogError(.io, "\(error)"))
+            }
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        guard queue.push(job) else { throw options.readOnly ? readOnlyError() : closedError() }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+
+    /// Waits for a completion-handler operation, for the synchronous API.
+    func wait<R: Sendable>(_ start: (@escaping @Sendable (Result<R, EventLogError>) -> Void) -> Void) throws(EventLogError) -> R {
+        let result = Mutex<Result<R, EventLogError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        start { outcome in
+            result.withLock { $0 = outcome }
+            done.signal()
+        }
+        done.wait()
+        return try result.withLock { $0! }.get()
+    }
+}
+
+/// Shares the log's `LogWriter` between the writer thread and synchronous appenders.
+///
+/// `@unchecked Sendable` is safe because only the thread holding `WriteQueue`'s committer role (its
+/// `draining` flag, taken and released under the queue's mutex) touches the writer, so uses never
+/// overlap and each one happens-after the previous through that mutex.
+/// `release` runs only after the writer thread ended and the queue refuses new committers.
+final class WriterHandle: @unchecked Sendable {
+    private(set) var writer: LogWriter?
+    init(_ writer: LogWriter) { self.writer = writer }
+
+    /// Drops the writer, closing the write connection.
+    func release() { writer = nil }
+}

@@ -1,0 +1,44 @@
+/// When a commit counts as durable.
+///
+/// Values are immutable and Sendable.
+public struct Durability: Hashable, Sendable, CustomStringConvertible {
+    let synchronous: String
+
+    /// WAL with synchronous=NORMAL: a commit survives a process crash; a power loss may lose the
+    /// last commits, never corrupt the file.
+    public static let normal = Durability(synchronous: "NORMAL")
+    /// WAL with synchronous=FULL: the WAL is fsynced at each commit, which survives power loss.
+    public static let full = Durability(synchronous: "FULL")
+
+    public var description: String { synchronous.lowercased() }
+}
+
+/// How a log is opened.
+///
+/// Values are Sendable.
+public struct EventLogOptions: Sendable {
+    /// Durability of each commit.
+    public var durability: Durability = .normal
+    /// Open without write access: reads and verify work, writes throw `readOnly`.
+    public var readOnly: Bool = false
+    /// zlib level for blocks (1 fastest … 9 smallest). Level 1 already saves most on JSON-like events.
+    public var compressionLevel: Int32 = 1
+    /// At most this many events per stored block.
+    public var maximumEventsPerBlock: Int = 256
+    /// At most about this many bytes of framing per stored block (one larger event still gets its own).
+    public var maximumBlockBytes: Int = 64 * 1024
+    /// The largest event accepted, in bytes.
+    public var maximumEventBytes: Int = 16 * 1024 * 1024
+    /// How long a connection waits for another process's lock before failing with `busy`.
+    public var busyTimeoutMilliseconds: Int32 = 5_000
+    /// WAL pages after which the writer runs a passive checkpoint at the end of a commit.
+    public var checkpointPages: Int32 = 1_000
+    /// A hard limit on the database size in pages (SQLite `max_page_count`); nil leaves SQLite's.
+    /// Reaching it makes appends fail with `diskFull`, like a full disk does.
+    public var maximumPageCount: Int64? = nil
+    /// Where commit timestamps come from; tests replace the wall clock to control time.
+    var clock: @Sendable () -> Int64 = wallClockMicroseconds
+
+    /// The defaults: durability normal, read-write, zlib level 1, blocks of ≤ 256 events / 64 KiB.
+    public init() {}
+}

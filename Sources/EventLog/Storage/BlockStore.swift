@@ -1,0 +1,110 @@
+/// SQL over the `blocks` table, on whichever connection it is given.
+///
+/// Thread-safety: stateless; callers own the connection.
+enum BlockStore {
+    static let headerColumns = "first_seq, last_seq, first_ts, last_ts, count, codec, raw_size, crc32"
+
+    static func insert(
+        streamID: Int64, header: BlockHeader, payload: UnsafeRawBufferPointer, on connection: SQLiteConnection
+    ) throws(EventLogError) {
+        let statement = try connection.statement(
+            "INSERT INTO blocks (stream_id, \(headerColumns), payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        statement.bind(1, streamID)
+        statement.bind(2, Int64(header.firstSequence))
+        statement.bind(3, Int64(header.lastSequence))
+        statement.bind(4, header.firstTimestamp)
+        statement.bind(5, header.lastTimestamp)
+        statement.bind(6, Int64(header.count))
+        statement.bind(7, header.codec.rawValue)
+        statement.bind(8, Int64(header.rawSize))
+        statement.bind(9, Int64(header.crc))
+        statement.bindStatic(10, payload)
+        try statement.run()
+    }
+
+    /// Reads a header from columns `offset...offset+7` of the current row; nil when a column is impossible.
+    static func header(_ statement: SQLiteStatement, at offset: Int32) -> BlockHeader? {
+        let first = statement.int64(offset), last = statement.int64(offset + 1)
+        let count = statement.int64(offset + 4), rawSize = statement.int64(offset + 6)
+        guard first >= 1, last >= first - 1, count >= 0, count < 1 << 31, rawSize >= 0, rawSize < 1 << 31,
+            let codec = BlockCodec(rawValue: statement.int64(offset + 5))
+        else { return nil }
+        return BlockHeader(
+            firstSequence: UInt64(first), lastSequence: UInt64(last), firstTimestamp: statement.int64(offset + 2),
+            lastTimestamp: statement.int64(offset + 3), count: Int(count), codec: codec, rawSize: Int(rawSize),
+            crc: UInt32(truncatingIfNeeded: statement.int64(offset + 7)))
+    }
+
+    /// Calls `body` with up to `limit` blocks of the stream whose last sequence is ≥ `sequence`, in
+    /// order; returns how many rows it saw. Each call is its own read snapshot.
+    static func blocks(
+        streamID: Int64, atOrAfter sequence: UInt64, limit: Int, on connection: SQLiteConnection,
+        _ body: (BlockHeader?, UnsafeRawBufferPointer, _ rowFirst: Int64, _ rowLast: Int64) throws -> Bool
+    ) throws -> Int {
+        let statement = try connection.statement(
+            "SELECT \(headerColumns), payload FROM blocks WHERE stream_id = ? AND last_seq >= ? ORDER BY last_seq LIMIT ?")
+        defer { statement.reset() }
+        statement.bind(1, streamID)
+        statement.bind(2, Int64(clamping: sequence))
+        statement.bind(3, Int64(limit))
+        var rows = 0
+        while try statement.step() {
+            rows += 1
+            if try !body(header(statement, at: 0), statement.blob(8), statement.int64(0), statement.int64(1)) { break }
+        }
+        return rows
+    }
+
+    /// The first retained-or-not sequence whose timestamp is ≥ `time`, or `lastSequence + 1` if none.
+    static func firstSequence(
+        streamID: Int64, atOrAfter time: Int64, lastSequence: UInt64, decoder: BlockDecoder, on connection: SQLiteConnection
+    ) throws -> UInt64 {
+        let statement = try connection.statement(
+            "SELECT \(headerColumns), payload FROM blocks WHERE stream_id = ? AND last_ts >= ? ORDER BY last_ts, last_seq LIMIT 1")
+        defer { statement.reset() }
+        statement.bind(1, streamID)
+        statement.bind(2, time)
+        guard try statement.step() else { return lastSequence + 1 }
+        guard let header = header(statement, at: 0) else {
+            throw EventLogError(.corruptBlock, "a stored block has impossible header columns; run verify.")
+        }
+        if header.firstTimestamp >= time { return header.firstSequence }
+        var found = header.lastSequence + 1
+        _ = try decoder.decode(header, stored: statement.blob(8), from: 0) { event in
+            if event.timestamp >= time {
+                found = event.sequence
+                return false
+            }
+            return true
+        }
+        return found
+    }
+
+    /// Deletes the stream's blocks that end before `sequence`; returns their stored bytes.
+    static func deleteBlocks(streamID: Int64, before sequence: UInt64, on connection: SQLiteConnection) throws(EventLogError) -> Int64 {
+        let sum = try connection.statement(
+            "SELECT coalesce(sum(length(payload)), 0) FROM blocks WHERE stream_id = ? AND last_seq < ?")
+        sum.bind(1, streamID)
+        sum.bind(2, Int64(clamping: sequence))
+        let bytes = try sum.step() ? sum.int64(0) : 0
+        sum.reset()
+        guard bytes > 0 else { return 0 }
+        let delete = try connection.statement("DELETE FROM blocks WHERE stream_id = ? AND last_seq < ?")
+        delete.bind(1, streamID)
+        delete.bind(2, Int64(clamping: sequence))
+        try delete.run()
+        return bytes
+    }
+
+    /// The oldest blocks' last sequences and stored sizes, oldest first.
+    static func oldest(streamID: Int64, limit: Int, on connection: SQLiteConnection) throws(EventLogError) -> [(last: UInt64, bytes: Int64)] {
+        let statement = try connection.statement(
+            "SELECT last_seq, length(payload) FROM blocks WHERE stream_id = ? ORDER BY last_seq LIMIT ?")
+        defer { statement.reset() }
+        statement.bind(1, streamID)
+        statement.bind(2, Int64(limit))
+        var result: [(last: UInt64, bytes: Int64)] = []
+        while try statement.step() { result.append((UInt64(max(0, statement.int64(0))), statement.int64(1))) }
+        return result
+    }
+}

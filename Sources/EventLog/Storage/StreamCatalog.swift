@@ -1,0 +1,105 @@
+/// A stream's catalog row as the writer and readers use it.
+struct StreamState: Sendable, Equatable {
+    var id: Int64
+    var name: String
+    var policy: StreamPolicy
+    var firstSequence: UInt64
+    var lastSequence: UInt64
+    var lastTimestamp: Int64
+    var storedBytes: Int64
+    var terminal: UInt8
+
+    var info: StreamInfo {
+        StreamInfo(
+            name: name, policy: policy, firstSequence: firstSequence, lastSequence: lastSequence,
+            lastTimestamp: lastTimestamp, storedBytes: storedBytes,
+            terminal: terminal == 0 ? nil : LogEvent.Kind(rawValue: terminal))
+    }
+}
+
+/// SQL over the `streams` table, on whichever connection it is given.
+///
+/// Thread-safety: stateless; callers own the connection.
+enum StreamCatalog {
+    private static let columns =
+        "id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, first_seq, last_seq, last_ts, stored_bytes, terminal_kind"
+
+    static func load(_ name: String, on connection: SQLiteConnection) throws(EventLogError) -> StreamState? {
+        let statement = try connection.statement("SELECT \(columns) FROM streams WHERE name = ?")
+        defer { statement.reset() }
+        statement.bind(1, name)
+        return try statement.step() ? row(statement) : nil
+    }
+
+    static func loadAll(on connection: SQLiteConnection) throws(EventLogError) -> [StreamState] {
+        let statement = try connection.statement("SELECT \(columns) FROM streams ORDER BY name")
+        defer { statement.reset() }
+        var result: [StreamState] = []
+        while try statement.step() { result.append(row(statement)) }
+        return result
+    }
+
+    static func insert(_ name: String, policy: StreamPolicy, now: Int64, on connection: SQLiteConnection) throws(EventLogError) -> StreamState {
+        let statement = try connection.statement(
+            "INSERT INTO streams (name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, created_us) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        statement.bind(1, name)
+        bindPolicy(policy, statement, from: 2)
+        statement.bind(7, now)
+        try statement.run()
+        return StreamState(
+            id: sqlite3LastInsertRowID(connection), name: name, policy: policy, firstSequence: 1, lastSequence: 0,
+            lastTimestamp: 0, storedBytes: 0, terminal: 0)
+    }
+
+    static func updatePolicy(_ state: StreamState, on connection: SQLiteConnection) throws(EventLogError) {
+        let statement = try connection.statement(
+            "UPDATE streams SET capacity = ?, max_age_us = ?, max_bytes = ?, replay_kind = ?, replay_arg = ? WHERE id = ?")
+        bindPolicy(state.policy, statement, from: 1)
+        statement.bind(6, state.id)
+        try statement.run()
+    }
+
+    static func updatePositions(_ state: StreamState, on connection: SQLiteConnection) throws(EventLogError) {
+        let statement = try connection.statement(
+            "UPDATE streams SET first_seq = ?, last_seq = ?, last_ts = ?, stored_bytes = ?, terminal_kind = ? WHERE id = ?")
+        statement.bind(1, Int64(state.firstSequence))
+        statement.bind(2, Int64(state.lastSequence))
+        statement.bind(3, state.lastTimestamp)
+        statement.bind(4, state.storedBytes)
+        statement.bind(5, Int64(state.terminal))
+        statement.bind(6, state.id)
+        try statement.run()
+    }
+
+    static func delete(_ state: StreamState, on connection: SQLiteConnection) throws(EventLogError) {
+        let blocks = try connection.statement("DELETE FROM blocks WHERE stream_id = ?")
+        blocks.bind(1, state.id)
+        try blocks.run()
+        let stream = try connection.statement("DELETE FROM streams WHERE id = ?")
+        stream.bind(1, state.id)
+        try stream.run()
+    }
+
+    private static func bindPolicy(_ policy: StreamPolicy, _ statement: SQLiteStatement, from index: Int32) {
+        statement.bind(index, policy.capacity.limit.map { Int64($0) })
+        statement.bind(index + 1, policy.maxAgeMicroseconds)
+        statement.bind(index + 2, policy.maxBytes)
+        statement.bind(index + 3, policy.replay.kind.rawValue)
+        statement.bind(index + 4, policy.replay.argument)
+    }
+
+    private static func row(_ statement: SQLiteStatement) -> StreamState {
+        let replay = ReadPosition(
+            kind: ReadPosition.Kind(rawValue: statement.int64(5)) ?? .allRetained, argument: statement.int64(6))
+        let policy = StreamPolicy(
+            capacity: statement.optionalInt64(2).map { .last(UInt64(max(1, $0))) } ?? .unlimited,
+            maxAge: statement.optionalInt64(3).map { .microseconds($0) },
+            maxBytes: statement.optionalInt64(4),
+            replay: replay.kind == .streamDefault ? .allRetained : replay)
+        return StreamState(
+            id: statement.int64(0), name: statement.text(1), policy: policy,
+            firstSequence: UInt64(max(0, statement.int64(7))), lastSequence: UInt64(max(0, statement.int64(8))),
+            lastTimestamp: statement.int64(9), storedBytes: statement.int64(10),
+            terminal: UInt8(truncatingIfNeeded: statement.int64(11)))
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Synchronization
+import Testing
+@testable import EventLog
+
+/// A fresh directory under the system temp dir, removed when the value is released.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init() {
+        path = NSTemporaryDirectory() + "eventlog-tests-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+
+    /// A database path inside the directory.
+    func file(_ name: String = "log.sqlite") -> String { path + "/" + name }
+}
+
+/// A JSON-like event of about 100 bytes, varying by `index`.
+func samplePayload(_ index: Int) -> [UInt8] {
+    let names = ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi"]
+    let text = "{\"type\":\"order.created\",\"id\":\(index),\"user\":\"\(names[index % names.count])-\(index % 977)\",\"amount\":\(index % 1000).\(index % 100),\"items\":\(index % 7)}"
+    return Array(text.utf8)
+}
+
+extension EventLog {
+    /// Every event `read` delivers for `stream` from `position` (tests only: holds them all).
+    func readAll(_ stream: String, from position: ReadPosition = .streamDefault) throws -> [LogEvent] {
+        var events: [LogEvent] = []
+        try read(stream, from: position) { event in
+            events.append(event.copy())
+            return true
+        }
+        return events
+    }
+}
+
+/// Expects `body` to throw an `EventLogError` with `code`, and returns it.
+@discardableResult
+func expectLogError(
+    _ code: EventLogError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
+) -> EventLogError? {
+    do {
+        try body()
+        Issue.record("expected EventLogError.\(code), nothing was thrown", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as EventLogError {
+        #expect(error.code == code, "got \(error)", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("expected EventLogError.\(code), got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+/// Checks the events are `first...` in order, with no gap and no duplicate.
+func expectContiguous(_ events: [LogEvent], from first: UInt64, sourceLocation: SourceLocation = #_sourceLocation) {
+    for (offset, event) in events.enumerated() where event.sequence != first + UInt64(offset) {
+        Issue.record("event at offset \(offset) has sequence \(event.sequence), expected \(first + UInt64(offset))", sourceLocation: sourceLocation)
+        return
+    }
+}
+
+/// `count` pseudo-random bytes that zlib cannot shrink (so a block stores about `count` bytes).
+func incompressibleBytes(_ count: Int, seed: UInt64 = 0x9E37_79B9_7F4A_7C15) -> [UInt8] {
+    var state = seed
+    return (0..<count).map { _ in
+        state ^= state << 13
+        state ^= state >> 7
+        state ^= state << 17
+        return UInt8(truncatingIfNeeded: state)
+    }
+}
+
+/// A clock the test moves by hand (microseconds since the epoch), for age limits and timestamps.
+final class ManualClock: Sendable {
+    private let time: Atomic<Int64>
+    init(_ start: Int64 = 1_700_000_000_000_000) { time = Atomic(start) }
+    var now: Int64 { time.load(ordering: .relaxed) }
+    func advance(by microseconds: Int64) { time.add(microseconds, ordering: .relaxed) }
+    func set(_ microseconds: Int64) { time.store(microseconds, ordering: .relaxed) }
+
+    /// Log options that take their timestamps from this clock.
+    func options(_ base: EventLogOptions = EventLogOptions()) -> EventLogOptions {
+        var options = base
+        options.clock = { [self] in now }
+        return options
+    }
+}

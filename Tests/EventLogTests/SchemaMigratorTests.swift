@@ -1,0 +1,112 @@
+import CSQLite
+import Foundation
+import Testing
+@testable import EventLog
+
+/// Runs `sql` on the database at `path` with a plain SQLite connection, as another program would.
+func rawSQL(_ path: String, _ sql: String) throws {
+    let connection = try SQLiteConnection(path: path, readOnly: false, create: true, busyTimeoutMilliseconds: 2_000)
+    try connection.execute(sql)
+}
+
+@Suite struct SchemaMigratorTests {
+    @Test func aNewFileGetsTheSchemaVersionAndApplicationID() throws {
+        let dir = TemporaryDirectory()
+        _ = try EventLog(path: dir.file())
+        let connection = try SQLiteConnection(path: dir.file(), readOnly: true, create: false, busyTimeoutMilliseconds: 100)
+        #expect(try connection.integer("PRAGMA user_version") == Schema.currentVersion)
+        #expect(try connection.integer("PRAGMA application_id") == Schema.applicationID)
+        #expect(try connection.text("PRAGMA journal_mode") == "wal")
+    }
+
+    @Test func aFileThatIsNotSQLiteIsRefusedUntouched() throws {
+        let dir = TemporaryDirectory()
+        let junk = Data((0..<4096).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        try junk.write(to: URL(fileURLWithPath: dir.file()))
+        let error = expectLogError(.notADatabase) { _ = try EventLog(path: dir.file()) }
+        #expect(error?.path == dir.file())
+        #expect(try Data(contentsOf: URL(fileURLWithPath: dir.file())) == junk)
+    }
+
+    @Test func aDatabaseOfAnotherApplicationIsRefused() throws {
+        let dir = TemporaryDirectory()
+        try rawSQL(dir.file(), "CREATE TABLE customers(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO customers VALUES (1, 'x')")
+        let error = expectLogError(.foreignDatabase) { _ = try EventLog(path: dir.file()) }
+        #expect(error?.message.contains("another application") == true)
+        try rawSQL(dir.file(), "PRAGMA application_id = 42")
+        expectLogError(.foreignDatabase) { _ = try EventLog(path: dir.file()) }
+    }
+
+    @Test func aNewerSchemaVersionIsRefusedWithAdvice() throws {
+        let dir = TemporaryDirectory()
+        do {
+            let log = try EventLog(path: dir.file())
+            try log.createStream("s")
+            try log.append([1], to: "s")
+        }
+        try rawSQL(dir.file(), "PRAGMA user_version = \(Schema.currentVersion + 1)")
+        let error = expectLogError(.newerSchema) { _ = try EventLog(path: dir.file()) }
+        #expect(error?.message.contains("newer streamd") == true)
+    }
+
+    @Test func anUnknownOlderVersionHasNoMigrationAndIsRefused() throws {
+        let dir = TemporaryDirectory()
+        try rawSQL(dir.file(), "PRAGMA application_id = \(Schema.applicationID); PRAGMA user_version = 0; CREATE TABLE t(x)")
+        expectLogError(.newerSchema) { _ = try EventLog(path: dir.file()) }
+    }
+
+    @Test func aFileThatCannotBeWrittenIsReportedAndCanBeOpenedReadOnly() throws {
+        let dir = TemporaryDirectory()
+        do {
+            let log = try EventLog(path: dir.file())
+            try log.createStream("s")
+            try log.append(contentsOf: [[1], [2]], to: "s")
+            try log.checkpoint()
+        }
+        // Root ignores permission bits, so make the file immutable instead when running as root.
+        let asRoot = geteuid() == 0
+        if asRoot {
+            guard run("/usr/bin/chattr", ["+i", dir.file()]) == 0 else { return }
+        } else {
+            try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: dir.file())
+        }
+        defer { if asRoot { _ = run("/usr/bin/chattr", ["-i", dir.file()]) } }
+        let error = expectLogError(.readOnly) { _ = try EventLog(path: dir.file()) }
+        #expect(error?.message.contains("readOnly") == true)
+
+        var options = EventLogOptions()
+        options.readOnly = true
+        let log = try EventLog(path: dir.file(), options: options)
+        #expect(try log.readAll("s").map(\.payload) == [[1], [2]])
+        expectLogError(.readOnly) { try log.append([3], to: "s") }
+        expectLogError(.readOnly) { try log.createStream("t") }
+        #expect(try log.verify().isClean)
+    }
+
+    private func run(_ tool: String, _ arguments: [String]) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = arguments
+        guard (try? process.run()) != nil else { return -1 }
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}
+
+extension SchemaMigratorTests {
+    @Test func aDatabaseMadeFromTheVersion1SchemaFileByAnotherProgramOpens() throws {
+        let dir = TemporaryDirectory()
+        // What an earlier build (or a tool working from schemas/eventlog.sql) leaves behind.
+        try rawSQL(dir.file(), Schema.version1 + """
+            INSERT INTO streams (name, created_us) VALUES ('legacy', 1);
+            """)
+        let log = try EventLog(path: dir.file())
+        #expect(try log.streamInfo("legacy")?.lastSequence == 0)
+        #expect(try log.append([1], to: "legacy").sequence == 1)
+        #expect(try log.verify().isClean)
+    }
+
+    @Test func everyMigrationStepStartsFromAnOlderVersion() {
+        #expect(SchemaMigrator.steps.keys.allSatisfy { $0 >= 1 && $0 < Schema.currentVersion })
+    }
+}

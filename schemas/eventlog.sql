@@ -1,0 +1,49 @@
+-- streamd event log, schema version 1.
+-- This file is the authoritative DDL; Sources/EventLog/Storage/Schema.swift embeds the same text (a test
+-- checks they are equal). The log runs it, in one transaction, when it opens an empty file.
+-- application_id 0x5354524D ('STRM') marks the file as a streamd log; user_version is the schema version.
+PRAGMA application_id = 1398035021;
+PRAGMA user_version = 1;
+
+-- The catalog: one row per named stream, with its retention/replay policy and its positions.
+-- Sequences are per stream: 1, 2, 3, ... never reused while the stream exists. Retained events are
+-- first_seq ... last_seq (empty when first_seq = last_seq + 1). Timestamps are microseconds since the
+-- Unix epoch, never decreasing within a stream.
+CREATE TABLE streams (
+    id            INTEGER PRIMARY KEY,
+    name          TEXT    NOT NULL UNIQUE,
+    capacity      INTEGER,                      -- keep the last N events; NULL = unlimited
+    max_age_us    INTEGER,                      -- drop events older than this; NULL = no limit
+    max_bytes     INTEGER,                      -- bound on stored block bytes; NULL = no limit
+    replay_kind   INTEGER NOT NULL DEFAULT 0,   -- default start for late subscribers (ReadPosition)
+    replay_arg    INTEGER NOT NULL DEFAULT 0,
+    first_seq     INTEGER NOT NULL DEFAULT 1,   -- first retained sequence
+    last_seq      INTEGER NOT NULL DEFAULT 0,   -- last assigned sequence (0 = none yet)
+    last_ts       INTEGER NOT NULL DEFAULT 0,   -- timestamp of last_seq
+    stored_bytes  INTEGER NOT NULL DEFAULT 0,   -- sum of length(payload) over the stream's blocks
+    terminal_kind INTEGER NOT NULL DEFAULT 0,   -- 0 open, 1 completed, 2 failed (the event is stored too)
+    created_us    INTEGER NOT NULL
+) STRICT;
+
+-- Events are stored in blocks: one row holds a commit's worth of one stream's events (at most 256
+-- events or 64 KiB of framing each). payload is the framing, raw (codec 0) or raw-deflated (codec 1);
+-- crc32 is zlib's CRC-32 of payload as stored. Framing per event: kind byte (0 value, 1 completed,
+-- 2 failed), varint timestamp delta from the previous event (the first from first_ts), varint length,
+-- the bytes.
+CREATE TABLE blocks (
+    stream_id  INTEGER NOT NULL REFERENCES streams(id),
+    first_seq  INTEGER NOT NULL,
+    last_seq   INTEGER NOT NULL,
+    first_ts   INTEGER NOT NULL,
+    last_ts    INTEGER NOT NULL,
+    count      INTEGER NOT NULL,
+    codec      INTEGER NOT NULL,
+    raw_size   INTEGER NOT NULL,
+    crc32      INTEGER NOT NULL,
+    payload    BLOB    NOT NULL
+) STRICT;
+
+-- Reads from sequence S: the first block with last_seq >= S. Reads since time T: the first block with
+-- last_ts >= T. Both are index seeks.
+CREATE UNIQUE INDEX blocks_by_sequence ON blocks (stream_id, last_seq);
+CREATE INDEX blocks_by_time ON blocks (stream_id, last_ts, last_seq);
