@@ -23,12 +23,17 @@ let package = Package(
         ),
         .target(
             name: "EventLog",
-            dependencies: ["CSQLite", "CZlib"]
+            dependencies: ["Reactive", "CSQLite", "CZlib"]
         ),
         .executableTarget(
             name: "eventlog-crashtest",
             dependencies: ["EventLog"],
             path: "Tools/eventlog-crashtest"
+        ),
+        .executableTarget(
+            name: "persistence-child",
+            dependencies: ["EventLog", "Reactive"],
+            path: "Tools/persistence-child"
         ),
         .executableTarget(
             name: "streambench",
@@ -38,7 +43,7 @@ let package = Package(
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),
         .testTarget(
             name: "EventLogTests",
-            dependencies: ["EventLog", "CSQLite"]
+            dependencies: ["EventLog", "Reactive", "CSQLite"]
         ),
         .target(name: "StreamProtocol"),
         .testTarget(name: "StreamProtocolTests", dependencies: ["StreamProtocol"]),

@@ -116,4 +116,15 @@ import Testing
         #expect(try log.streamInfo("idle")?.lastSequence == 2)
         #expect(try log.verify().isClean)
     }
+
+    @Test func capacityCountsValuesSoATerminalEventKeepsTheLastValuesBesideIt() throws {
+        let directory = TemporaryDirectory()
+        let log = try EventLog(path: directory.file())
+        try log.createStream("last-two", policy: StreamPolicy(capacity: .last(2)))
+        for index in 1...5 { _ = try log.append(samplePayload(index), to: "last-two") }
+        _ = try log.appendCompleted(to: "last-two")
+        let kept = try log.readAll("last-two", from: .allRetained)
+        #expect(kept.map(\.sequence) == [4, 5, 6])
+        #expect(kept.map(\.kind) == [.value, .value, .completed])
+    }
 }

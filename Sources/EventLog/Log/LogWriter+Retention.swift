@@ -3,8 +3,11 @@ extension LogWriter {
     /// deletes the blocks that fall wholly before it. Runs inside the caller's transaction.
     func applyRetention(_ state: inout StreamState, now: Int64) throws {
         var first = state.firstSequence
-        if let limit = state.policy.capacity.limit, state.lastSequence >= limit {
-            first = max(first, state.lastSequence - limit + 1)
+        // Capacity counts values: a stream's terminal event (always its last) is kept besides them, so a
+        // replay-last stream that completed still replays its last value, then the completion.
+        if let capacity = state.policy.capacity.limit {
+            let kept = capacity + (state.terminal != 0 ? 1 : 0)
+            if state.lastSequence >= kept { first = max(first, state.lastSequence - kept + 1) }
         }
         if let maxAge = state.policy.maxAgeMicroseconds {
             let cutoff = now - maxAge

@@ -8,7 +8,7 @@
 /// Thread-safe: `withGate` may be called from any thread, with the waiting rules of a send
 /// (`SerialGate.perform`); `withGateNeverWaiting` queues instead of waiting, for interruptions.
 @usableFromInline
-struct GatedInput<Value: Sendable, Failure: Error>: Sendable {
+package struct GatedInput<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     let core: SignalCore<Value, Failure>
 
@@ -19,14 +19,14 @@ struct GatedInput<Value: Sendable, Failure: Error>: Sendable {
 
     /// Runs `work` on the gate, handing it the input to send with; state that only `work` touches
     /// needs no other lock.
-    func withGate(_ work: @escaping @Sendable (RelayInput<Value, Failure>) -> Void) {
+    package func withGate(_ work: @escaping @Sendable (RelayInput<Value, Failure>) -> Void) {
         let core = core
         core.gate.perform { work(RelayInput(core)) }
     }
 
     /// As `withGate`, but never waits: for work that sends an interruption, which may come from a
     /// thread disposing from inside another delivery.
-    func withGateNeverWaiting(_ work: @escaping @Sendable (RelayInput<Value, Failure>) -> Void) {
+    package func withGateNeverWaiting(_ work: @escaping @Sendable (RelayInput<Value, Failure>) -> Void) {
         let core = core
         core.gate.run { work(RelayInput(core)) }
     }

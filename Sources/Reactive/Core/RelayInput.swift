@@ -4,7 +4,7 @@
 /// so a send is a direct call with no closure and no atomic operation. Not for use anywhere else: it is
 /// handed to operators by `Signal.relay`, and calling it outside that delivery would break the gate.
 @usableFromInline
-struct RelayInput<Value: Sendable, Failure: Error>: Sendable {
+package struct RelayInput<Value: Sendable, Failure: Error>: Sendable {
     @usableFromInline
     let core: SignalCore<Value, Failure>
 
@@ -15,21 +15,21 @@ struct RelayInput<Value: Sendable, Failure: Error>: Sendable {
 
     /// Sends an event.
     @inlinable
-    func send(_ event: Event<Value, Failure>) { core.deliver(event) }
+    package func send(_ event: Event<Value, Failure>) { core.deliver(event) }
 
     /// Sends a value.
     @inlinable
-    func send(value: Value) { core.deliver(.value(value)) }
+    package func send(value: Value) { core.deliver(.value(value)) }
 
     /// Sends a failure; terminal.
     @inlinable
-    func send(error: Failure) { core.deliver(.failed(error)) }
+    package func send(error: Failure) { core.deliver(.failed(error)) }
 
     /// Sends completion; terminal.
     @inlinable
-    func sendCompleted() { core.deliver(.completed) }
+    package func sendCompleted() { core.deliver(.completed) }
 
     /// Sends interruption; terminal.
     @inlinable
-    func sendInterrupted() { core.deliver(.interrupted) }
+    package func sendInterrupted() { core.deliver(.interrupted) }
 }

@@ -52,6 +52,13 @@ public final class Signal<Value: Sendable, Failure: Error>: Sendable {
         generator(RelayInput(core), lifetime)
     }
 
+    /// A signal on `gate` with no generator whose `history` is replayed to each new observer; see
+    /// `Signal.withHistory(_:)`.
+    init(gate: SerialGate, history: @escaping @Sendable (HistoryReplay<Value, Failure>) -> Bool) {
+        let (_, token) = Lifetime.make()
+        core = SignalCore(gate: gate, generatorLifetime: token, history: history)
+    }
+
     /// A signal on `gate` whose generator gets a `GatedInput`; see `Signal.gated(_:)`.
     init(gate: SerialGate, gated generator: (_ input: GatedInput<Value, Failure>, _ lifetime: Lifetime) -> Void) {
         let (lifetime, token) = Lifetime.make()

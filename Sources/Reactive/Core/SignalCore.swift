@@ -32,12 +32,20 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
     private var isOutputReleased = false
     @usableFromInline @exclusivity(unchecked)
     var replayBuffer: ReplayBuffer<Value>?
+    /// History kept outside memory (a persistent subject's log), replayed to each new observer before it
+    /// joins; returns whether it sent a terminal event.
+    @usableFromInline
+    let history: (@Sendable (HistoryReplay<Value, Failure>) -> Bool)?
 
     @usableFromInline
-    init(gate: SerialGate, generatorLifetime: Lifetime.Token, replayCapacity: ReplayCapacity? = nil) {
+    init(
+        gate: SerialGate, generatorLifetime: Lifetime.Token, replayCapacity: ReplayCapacity? = nil,
+        history: (@Sendable (HistoryReplay<Value, Failure>) -> Bool)? = nil
+    ) {
         self.gate = gate
         self.generatorLifetime = generatorLifetime
         self.replayBuffer = replayCapacity.map(ReplayBuffer.init)
+        self.history = history
     }
 
     deinit { deliveryList.deallocate() }
@@ -114,6 +122,7 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
 
     @inlinable
     func add(_ subscription: SignalSubscription<Value, Failure>) {
+        if let history, history(HistoryReplay(subscription)) { return }
         if let replayBuffer {
             for value in replayBuffer where subscription.isActive {
                 subscription.action(.value(value))

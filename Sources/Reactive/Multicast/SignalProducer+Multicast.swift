@@ -40,14 +40,32 @@ extension SignalProducer {
     }
 
     fileprivate func replayed(capacity: ReplayCapacity, lazily: Bool) -> SignalProducer {
-        let connection = multicast(ReplaySubject(capacity: capacity))
+        replayed(through: ReplaySubject(capacity: capacity), connecting: lazily ? .onFirstStart : .now)
+    }
+
+    /// When a replaying producer starts its source.
+    package enum ReplayConnection: Sendable {
+        /// At once.
+        case now
+        /// With the first start of the replaying producer.
+        case onFirstStart
+        /// Never: the subject already holds a finished run.
+        case never
+    }
+
+    /// The engine of every `replay` variant: shares one start of this producer through `subject`, whose
+    /// replay each start of the returned producer receives, then the live events.
+    package func replayed(
+        through subject: some Subject<Value, Failure>, connecting: ReplayConnection
+    ) -> SignalProducer {
+        let connection = multicast(subject)
         let keeper = ReplayKeeper(connection)
-        if !lazily { keeper.connect() }
+        if connecting == .now { keeper.connect() }
         return SignalProducer { observer, lifetime in
             // Each start holds the keeper, so the source lives as long as a start or the producer does.
             lifetime.observeEnded { withExtendedLifetime(keeper) {} }
-            lifetime += connection.signal.observe(observer)
-            if lazily { keeper.connect() }
+            connection.signal.observe(observer, during: lifetime)
+            if connecting == .onFirstStart { keeper.connect() }
         }
     }
 }

@@ -1,0 +1,189 @@
+import Reactive
+import Synchronization
+
+/// A replay subject backed by a named stream of an `EventLog`: values (and the terminal event) sent to
+/// it are appended durably, and every new observer, in this process or in a later one that opens the
+/// same database, first receives the stream's retained history and then the live values, with nothing
+/// missed or doubled at the hand-over.
+///
+/// - Writing: `publish(_:)` appends and returns the receipt once the commit is durable; by then every
+///   observer has received the value. `send(_:)` (the `Subject` conformance, used by multicast
+///   connections) does the same and, if the log refuses the append (a full disk, say), fails the
+///   subject's observers with a `StreamFailure` of origin `.storage`, since the value is lost.
+/// - Reading: a new observer gets the stored events from the subject's `replay` position (by default
+///   the stream's own replay policy: its capacity keeps the last N, replay-last keeps one) up to the last
+///   live event, then the live events. The history is read from disk in blocks, so memory stays bounded
+///   however long it is; while it is read, live delivery to the other observers waits (under the
+///   subject's gate), so replays of very long histories are best taken by producers started early.
+/// - Live events are the stream's commits made through this process's `EventLog`, by this subject or
+///   any other writer of the stream in the process; another process's appends reach a subject through
+///   `streamd`, not through the file.
+/// - Failures are stored as messages (`StreamFailure`); a stored value that no longer decodes fails that
+///   observer (replay) or every observer (live) with origin `.storage`.
+///
+/// Thread-safety: every member may be called from any thread; events are delivered as `Signal`'s are.
+public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
+    public typealias Failure = StreamFailure
+
+    /// The subject's events: history, then live. Observing it is observing the subject.
+    public let signal: Signal<Value, StreamFailure>
+
+    /// The log this subject's stream lives in.
+    public let log: EventLog
+    /// The stream's name.
+    public let stream: String
+    /// Where a new observer's replay starts.
+    public let replay: ReadPosition
+    /// How values are stored.
+    public let codec: any EventCodec
+
+    private let live: GatedInput<Value, StreamFailure>
+    private let cursor: Cursor
+    private let observation: AppendObservation
+
+    /// Opens (creating if needed) `stream` in `log` as a replay subject.
+    ///
+    /// - Parameters:
+    ///   - policy: the stream's policy if it is created here (an existing stream keeps its own).
+    ///   - replay: where a new observer's replay starts; the stream's replay policy by default.
+    ///   - codec: how values are stored; JSON by default.
+    /// - Throws: `EventLogError` if the stream cannot be opened (an invalid name, a closed log, …).
+    public init(
+        log: EventLog, stream: String, policy: StreamPolicy = StreamPolicy(),
+        replay: ReadPosition = .streamDefault, codec: any EventCodec = JSONEventCodec()
+    ) throws {
+        try log.ensureStream(stream, policy: policy)
+        let cursor = Cursor()
+        let (signal, live) = Signal<Value, StreamFailure>.withHistory { observer in
+            Self.replayHistory(to: observer, log: log, stream: stream, from: replay, through: cursor.delivered, codec: codec)
+        }
+        self.signal = signal
+        self.live = live
+        self.cursor = cursor
+        self.log = log
+        self.stream = stream
+        self.replay = replay
+        self.codec = codec
+        // Live first, then the baseline: every commit is either at or below the baseline, and so on disk
+        // for replays, or delivered live.
+        observation = log.observeAppends(to: stream) { [live, cursor, codec] append in
+            live.withGate { input in Self.deliver(append.events, through: input, cursor: cursor, codec: codec) }
+        }
+        let baseline = try log.streamInfo(stream)?.lastSequence ?? 0
+        live.withGate { _ in cursor.delivered = max(cursor.delivered, baseline) }
+    }
+
+    deinit { observation.cancel() }
+
+    /// Appends `value` and returns once its commit is durable and every observer has received it.
+    ///
+    /// - Throws: `EventLogError` (`diskFull`, `streamEnded`, `closed`, …); nothing is stored then.
+    @discardableResult
+    public func publish(_ value: Value) throws -> AppendReceipt {
+        try deliverThrough(log.append(codec.encode(value), to: stream))
+    }
+
+    /// Stores the stream's completion and completes every observer.
+    @discardableResult
+    public func complete() throws -> AppendReceipt {
+        try deliverThrough(log.appendCompleted(to: stream))
+    }
+
+    /// Stores the stream's failure and fails every observer with it.
+    @discardableResult
+    public func fail(_ failure: StreamFailure) throws -> AppendReceipt {
+        try deliverThrough(log.appendFailed(to: stream, message: failure.message))
+    }
+
+    /// Stores `event` (see `publish`); if the log refuses it, the observers fail with origin `.storage`.
+    public func send(_ event: Event<Value, StreamFailure>) {
+        do {
+            switch event {
+            case let .value(value): try publish(value)
+            case .completed: try complete()
+            case let .failed(failure): try fail(failure)
+            case .interrupted: live.withGateNeverWaiting { $0.sendInterrupted() }
+            }
+        } catch {
+            live.withGate { $0.send(error: StreamFailure(storage: error)) }
+        }
+    }
+
+    /// Delivers everything committed up to `receipt` that the live feed has not delivered yet, so that
+    /// a writer's own values have reached every observer when its call returns.
+    private func deliverThrough(_ receipt: AppendReceipt) throws -> AppendReceipt {
+        let (log, stream, cursor, codec) = (log, stream, cursor, codec)
+        live.withGate { input in
+            guard cursor.delivered < receipt.lastSequence else { return }
+            var events: [LogEvent] = []
+            do {
+                try log.read(stream, from: .from(sequence: cursor.delivered + 1)) { event in
+                    guard event.sequence <= receipt.lastSequence else { return false }
+                    events.append(event.copy())
+                    return true
+                }
+            } catch {
+                return input.send(error: StreamFailure(storage: error))
+            }
+            Self.deliver(events, through: input, cursor: cursor, codec: codec)
+        }
+        return receipt
+    }
+
+    /// Delivers the events past the cursor, in order, and moves the cursor; runs under the gate.
+    private static func deliver(
+        _ events: [LogEvent], through input: RelayInput<Value, StreamFailure>, cursor: Cursor, codec: any EventCodec
+    ) {
+        for event in events where event.sequence > cursor.delivered {
+            cursor.delivered = event.sequence
+            input.send(decode(event, codec: codec))
+        }
+    }
+
+    /// Sends the stored events from `position` through `last` to one new observer; runs under the
+    /// gate. Returns whether it sent a terminal event.
+    private static func replayHistory(
+        to observer: HistoryReplay<Value, StreamFailure>, log: EventLog, stream: String,
+        from position: ReadPosition, through last: UInt64, codec: any EventCodec
+    ) -> Bool {
+        var ended = false
+        do {
+            try log.read(stream, from: position) { stored in
+                guard stored.sequence <= last, observer.isActive else { return false }
+                let event = decode(stored.copy(), codec: codec)
+                observer.send(event)
+                ended = event.isTerminating
+                return !ended
+            }
+        } catch {
+            observer.send(.failed(StreamFailure(storage: error)))
+            return true
+        }
+        return ended
+    }
+
+    private static func decode(_ event: LogEvent, codec: any EventCodec) -> Event<Value, StreamFailure> {
+        switch event.kind {
+        case .completed:
+            return .completed
+        case .failed:
+            return .failed(StreamFailure(event.failureMessage ?? ""))
+        case .value:
+            do {
+                return .value(try codec.decode(Value.self, from: event.payload))
+            } catch {
+                return .failed(StreamFailure(
+                    origin: .storage,
+                    message: "event \(event.sequence) does not decode as \(Value.self) with the \(codec.name) codec: \(error)"))
+            }
+        }
+    }
+}
+
+/// The sequence of the last event delivered to a persistent subject's live observers.
+///
+/// `@unchecked Sendable` is sound because `delivered` is read and written only under the subject's gate
+/// (inside `GatedInput.withGate` work or the history replay, which also runs under it).
+private final class Cursor: @unchecked Sendable {
+    var delivered: UInt64 = 0
+}
