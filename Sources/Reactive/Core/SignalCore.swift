@@ -99,7 +99,7 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
     // MARK: Work, run only by the token holder
 
     /// Delivers `event`; the caller holds the gate.
-    @inlinable
+    @inlinable @inline(__always)
     func deliver(_ event: Event<Value, Failure>) {
         guard terminalEvent == nil else { return }
         guard case let .value(value) = event else { return terminate(with: event) }
