@@ -1,19 +1,5 @@
-extension ClientMessage {
-    /// This message as a frame's bytes.
-    public func encoded(requestID: UInt32) throws -> [UInt8] {
-        try Frame.encode(type: type, requestID: requestID, capacity: 64 + payloadSizeHint) { writer in
-            try writeBody(to: &writer)
-        }
-    }
-
-    /// The message a client frame carries.
-    public init(_ frame: Frame) throws {
-        var reader = WireReader(frame.body[...])
-        self = try Self.readBody(type: frame.type, from: &reader)
-        try reader.expectEnd(of: "message type 0x\(String(frame.type, radix: 16))")
-    }
-
-    var type: UInt8 {
+extension ClientMessage: WireMessage {
+    public var type: UInt8 {
         switch self {
         case .hello: MessageType.hello
         case .ping: MessageType.ping
@@ -31,7 +17,7 @@ extension ClientMessage {
         }
     }
 
-    private var payloadSizeHint: Int {
+    public var payloadSizeHint: Int {
         switch self {
         case let .publish(publish): publish.payload.count
         case let .publishBatch(batch): batch.entries.reduce(0) { $0 + $1.payload.count + 8 }
@@ -39,7 +25,7 @@ extension ClientMessage {
         }
     }
 
-    private func writeBody(to writer: inout WireWriter) throws {
+    public func writeBody(to writer: inout WireWriter) throws {
         switch self {
         case let .hello(minVersion, maxVersion, clientName):
             for byte in Self.magic { writer.write(byte) }
@@ -85,7 +71,7 @@ extension ClientMessage {
         }
     }
 
-    private static func readBody(type: UInt8, from reader: inout WireReader) throws -> ClientMessage {
+    public static func readBody(type: UInt8, from reader: inout WireReader) throws -> ClientMessage {
         switch type {
         case MessageType.hello:
             var magic: [UInt8] = []

@@ -1,19 +1,5 @@
-extension ServerMessage {
-    /// This message as a frame's bytes.
-    public func encoded(requestID: UInt32) throws -> [UInt8] {
-        try Frame.encode(type: type, requestID: requestID, capacity: 64 + payloadSizeHint) { writer in
-            try writeBody(to: &writer)
-        }
-    }
-
-    /// The message a server frame carries.
-    public init(_ frame: Frame) throws {
-        var reader = WireReader(frame.body[...])
-        self = try Self.readBody(type: frame.type, from: &reader)
-        try reader.expectEnd(of: "message type 0x\(String(frame.type, radix: 16))")
-    }
-
-    var type: UInt8 {
+extension ServerMessage: WireMessage {
+    public var type: UInt8 {
         switch self {
         case .welcome: MessageType.welcome
         case .pong: MessageType.pong
@@ -30,12 +16,12 @@ extension ServerMessage {
         }
     }
 
-    private var payloadSizeHint: Int {
+    public var payloadSizeHint: Int {
         if case let .events(_, events) = self { return events.reduce(0) { $0 + $1.payload.count + 21 } }
         return 0
     }
 
-    private func writeBody(to writer: inout WireWriter) throws {
+    public func writeBody(to writer: inout WireWriter) throws {
         switch self {
         case let .welcome(version, maxFrameLength, maxSubscriptions, serverName):
             writer.write(version)
@@ -83,7 +69,7 @@ extension ServerMessage {
         }
     }
 
-    private static func readBody(type: UInt8, from reader: inout WireReader) throws -> ServerMessage {
+    public static func readBody(type: UInt8, from reader: inout WireReader) throws -> ServerMessage {
         switch type {
         case MessageType.welcome:
             return .welcome(

@@ -1,0 +1,27 @@
+/// What client and server messages share: a type byte, a body layout, and the frame around them.
+public protocol WireMessage: Sendable {
+    /// The message type byte.
+    var type: UInt8 { get }
+    /// Roughly how many body bytes to reserve, so large payloads are not copied while growing.
+    var payloadSizeHint: Int { get }
+    /// Writes the body, as schemas/protocol.md lays it out.
+    func writeBody(to writer: inout WireWriter) throws
+    /// Reads the body of a message of type `type`.
+    static func readBody(type: UInt8, from reader: inout WireReader) throws -> Self
+}
+
+extension WireMessage {
+    /// This message as a frame's bytes.
+    public func encoded(requestID: UInt32) throws -> [UInt8] {
+        try Frame.encode(type: type, requestID: requestID, capacity: 64 + payloadSizeHint) { writer in
+            try writeBody(to: &writer)
+        }
+    }
+
+    /// The message a frame carries; the body must be consumed exactly.
+    public init(_ frame: Frame) throws {
+        var reader = WireReader(frame.body[...])
+        self = try Self.readBody(type: frame.type, from: &reader)
+        try reader.expectEnd(of: "message type 0x\(String(frame.type, radix: 16))")
+    }
+}
