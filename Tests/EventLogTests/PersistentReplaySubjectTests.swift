@@ -122,7 +122,13 @@ struct Reading: Codable, Sendable, Equatable {
         try subject.publish(5_001)
         let decoded = Counter()
         let recorder = StreamRecorder<Int>()
-        subject.producer.on(value: { _ in decoded.increment() }).take(first: 3).start(recorder.observer)
+        let ended = DispatchSemaphore(value: 0)
+        subject.producer.on(value: { _ in decoded.increment() }).take(first: 3)
+            .on(terminated: { ended.signal() })
+            .start(recorder.observer)
+        // The replay runs now, or, if the log's notification thread is delivering at that moment, right
+        // after it on that thread (attaching never waits): wait for the end either way.
+        #expect(ended.wait(timeout: .now() + 10) == .success)
         #expect(recorder.values == [1, 2, 3])
         #expect(decoded.value == 3)
     }

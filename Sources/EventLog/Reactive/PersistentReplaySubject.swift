@@ -10,7 +10,9 @@ import Synchronization
 ///   observer has received the value. `send(_:)` (the `Subject` conformance, used by multicast
 ///   connections) does the same and, if the log refuses the append (a full disk, say), fails the
 ///   subject's observers with a `StreamFailure` of origin `.storage`, since the value is lost.
-/// - Reading: a new observer gets the stored events from the subject's `replay` position (by default
+/// - Reading: `observe` returns once the history has been delivered (from inside one of the subject's
+///   own callbacks, it is delivered right after the current event instead). A new observer gets the
+///   stored events from the subject's `replay` position (by default
 ///   the stream's own replay policy: its capacity keeps the last N, replay-last keeps one) up to the last
 ///   live event, then the live events. The history is read from disk in blocks, so memory stays bounded
 ///   however long it is; while it is read, live delivery to the other observers waits (under the

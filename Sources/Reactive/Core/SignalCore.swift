@@ -82,8 +82,18 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         }
     }
 
+    /// Attaches `subscription`. A change, so it never waits, except on a signal whose history lives
+    /// outside memory: there the attaching thread waits for a delivery in progress (as a send does), so
+    /// that `observe` returns with the history delivered; from inside the signal's own delivery it is
+    /// queued, as always.
     @inlinable
-    func attach(_ subscription: SignalSubscription<Value, Failure>) { gate.run { self.add(subscription) } }
+    func attach(_ subscription: SignalSubscription<Value, Failure>) {
+        if history == nil {
+            gate.run { self.add(subscription) }
+        } else {
+            gate.perform { self.add(subscription) }
+        }
+    }
 
     func detach(_ subscription: SignalSubscription<Value, Failure>) { gate.run { self.remove(subscription) } }
 
