@@ -64,10 +64,8 @@ final class SerialGate: Sendable {
     /// queued behind the current delivery if this thread holds it.
     @usableFromInline
     func perform(_ work: @escaping @Sendable () -> Void) {
-        if tryAcquire() {
-        } else if isHeldByCurrentThread {
-            return enqueue(work)
-        } else {
+        if !tryAcquire() {
+            if isHeldByCurrentThread { return enqueue(work) }
             acquireWaiting()
         }
         work()

@@ -105,7 +105,6 @@ final class SignalCore<Value: Sendable, Failure: Error>: @unchecked Sendable {
         }
     }
 
-
     // MARK: Work, run only by the token holder
 
     /// Delivers `event`; the caller holds the gate.
