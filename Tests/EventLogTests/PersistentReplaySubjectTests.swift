@@ -27,6 +27,7 @@ struct Reading: Codable, Sendable, Equatable {
         let late = StreamRecorder<Int>()
         subject.observe(late.observer)
         try subject.publish(4)
+        subject.flush()
         #expect(late.values == [1, 2, 3, 4])
     }
 
@@ -54,11 +55,13 @@ struct Reading: Codable, Sendable, Equatable {
         let subject = try PersistentReplaySubject<Int>(
             log: log, stream: "recent", policy: StreamPolicy(capacity: .last(3)))
         for value in 1...10 { try subject.publish(value) }
+        subject.flush()
         let late = StreamRecorder<Int>()
         subject.observe(late.observer)
         #expect(late.values == [8, 9, 10])
         let last = try PersistentReplaySubject<Int>(log: log, stream: "latest", policy: StreamPolicy(capacity: .replayLast))
         for value in 1...10 { try last.publish(value) }
+        last.flush()
         let lateToLast = StreamRecorder<Int>()
         last.observe(lateToLast.observer)
         #expect(lateToLast.values == [10])
@@ -70,6 +73,7 @@ struct Reading: Codable, Sendable, Equatable {
         let subject = try PersistentReplaySubject<Int>(log: log, stream: "failing")
         try subject.publish(1)
         subject.send(error: StreamFailure("sensor offline"))
+        subject.flush()
         let late = StreamRecorder<Int>()
         subject.observe(late.observer)
         #expect(late.events == [.value(1), .failed(StreamFailure("sensor offline"))])
@@ -106,6 +110,7 @@ struct Reading: Codable, Sendable, Equatable {
                 for index in 0..<perPublisher { _ = try? subject.publish(worker * 1_000 + index) }
             }
         }
+        subject.flush()
         let stored = try log.readAll("race").map { try JSONDecoder().decode(Int.self, from: Data($0.payload)) }
         #expect(stored.count == publishers * perPublisher)
         for recorder in recorders.withLock({ $0 }) {

@@ -55,6 +55,7 @@ import Testing
         let late = StreamRecorder<Int>()
         replayed.start(late.observer)
         input.send(value: 3)
+        log.waitForObservers()
         #expect(late.values == [1, 2, 3])
         #expect(try log.readAll("feed").count == 3)
         #expect(runs.value == 1)
@@ -69,6 +70,7 @@ import Testing
         #expect(runs.value == 0)
         let recorder = StreamRecorder<Int>()
         replayed.start(recorder.observer)
+        log.waitForObservers()
         #expect(runs.value == 1)
         #expect(recorder.events == [.value(7), .value(8), .completed])
     }
@@ -93,6 +95,7 @@ import Testing
         let recorder = StreamRecorder<Int>()
         try SignalProducer<Int, Offline>(error: Offline()).replay(persistingTo: log, stream: "offline")
             .start(recorder.observer)
+        log.waitForObservers()
         #expect(recorder.events == [.failed(StreamFailure("sensor offline"))])
         #expect(try log.streamInfo("offline")?.terminal == .failed)
     }
@@ -107,6 +110,7 @@ import Testing
         let recorder = StreamRecorder<Int>()
         let subscription = shared.start(recorder.observer)
         input.send(value: 1)
+        log.waitForObservers()
         subscription.dispose()
         input.send(value: 2)
         #expect(recorder.values == [1])

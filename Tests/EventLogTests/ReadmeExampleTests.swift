@@ -73,6 +73,7 @@ import Reactive
         shared.startWithValues { print("late:", $0) }
 
         try prices.publish(102)
+        log.waitForObservers()
         #expect(printed.all == ["203.0", "late: response", "204.0"])
     }
 

@@ -14,10 +14,18 @@ extension EventLog {
         _ handler: @escaping @Sendable (LogEvent) -> Void
     ) throws -> AppendObservation {
         let hand = HandOver()
+        // Live events obey the position as the history read does, so an empty history (a position past
+        // the end, or in the future) does not let earlier events through.
+        let argument = position.argument
+        let starts: @Sendable (LogEvent) -> Bool = switch position.kind {
+        case .fromSequence: { $0.sequence >= UInt64(max(0, argument)) }
+        case .sinceTime: { $0.timestamp >= argument }
+        default: { _ in true }
+        }
         // Observe before reading: every commit is then either on disk when read, or in `pending`.
         let observation = observeAppends(to: stream) { append in
             guard let events = hand.live(append) else { return }
-            for event in events { handler(event) }
+            for event in events where starts(event) { handler(event) }
         }
         var delivered: UInt64 = 0
         do {
@@ -33,7 +41,7 @@ extension EventLog {
         let last = delivered
         // Runs after every commit observed so far, so pending is complete when it is flushed.
         observers.enqueue {
-            for event in hand.finishHistory(deliveredThrough: last) { handler(event) }
+            for event in hand.finishHistory(deliveredThrough: last) where starts(event) { handler(event) }
         }
         return observation
     }

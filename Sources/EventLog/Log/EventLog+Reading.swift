@@ -51,6 +51,16 @@ extension EventLog {
         }
     }
 
+    /// Waits until every append observer (and so every persistent subject's observers) has been called
+    /// for the commits made so far: the live feed is queued before an append is acknowledged.
+    ///
+    /// Returns at once when called from an observer callback, which runs on the feed itself. Not for use
+    /// while holding up a persistent subject's delivery from another thread (inside its observer), where
+    /// it could wait for that delivery.
+    public func waitForObservers() {
+        observers.drain()
+    }
+
     /// Calls `handler` with every commit to `stream` from now on (live tail). Callbacks run in commit
     /// order on the log's notification queue, after the commit is durable.
     ///

@@ -56,11 +56,16 @@ extension EventLog {
                     return true
                 }
                 let range = header.sequences
+                guard header.lastSequence >= header.firstSequence else {
+                    problem(range, "block header is inverted (sequences \(header.firstSequence)...\(header.lastSequence))")
+                    expected = max(expected ?? 0, header.firstSequence + 1)
+                    return true
+                }
                 if let want = expected, header.firstSequence != want {
                     if header.firstSequence > want {
                         problem(want...(header.firstSequence - 1), "sequences missing: no block holds them")
                     } else {
-                        problem(header.firstSequence...min(header.lastSequence, want - 1), "blocks overlap: these sequences are stored twice")
+                        problem(header.firstSequence...max(header.firstSequence, min(header.lastSequence, want - 1)), "blocks overlap: these sequences are stored twice")
                     }
                 } else if expected == nil, header.firstSequence > state.firstSequence {
                     problem(state.firstSequence...(header.firstSequence - 1), "retained sequences missing before the first block")

@@ -95,5 +95,8 @@ public struct StreamInfo: Hashable, Sendable {
     public let terminal: LogEvent.Kind?
 
     /// The number of retained events.
-    public var retainedCount: UInt64 { lastSequence + 1 - firstSequence }
+    public var retainedCount: UInt64 {
+        // A damaged catalog row may have first > last + 1; count that as empty rather than trap.
+        lastSequence >= firstSequence ? lastSequence - firstSequence + 1 : 0
+    }
 }

@@ -109,6 +109,7 @@ final class LogWriter {
     private func commit(_ requests: [AppendRequest]) {
         var accepted: [Accepted] = []
         var rejected: [(AppendRequest, EventLogError)] = []
+        var rejectedIndices = Set<Int>()
         var touched: [String: StreamState] = [:]
         var order: [String] = []
         var perStream: [String: [Int]] = [:]
@@ -116,13 +117,14 @@ final class LogWriter {
         let outcome: Result<Void, EventLogError>
         do {
             outcome = .success(try transaction { () throws -> Void in
-                for request in requests {
+                for (index, request) in requests.enumerated() {
                     var state: StreamState
                     do {
                         state = try touched[request.stream] ?? stream(request.stream)
                         try check(request, against: state)
                     } catch {
                         rejected.append((request, error as? EventLogError ?? EventLogError(.io, "\(error)")))
+                        rejectedIndices.insert(index)
                         continue
                     }
                     if touched[request.stream] == nil { order.append(request.stream) }
@@ -158,7 +160,11 @@ final class LogWriter {
             notify(accepted)
             for item in accepted { item.request.completion(.success(item.receipt)) }
         case .failure(let error):
-            for item in accepted { item.request.completion(.failure(error.naming(stream: item.request.stream))) }
+            // Every request not already refused on its own gets the failure, including those the
+            // transaction never reached (it may fail to begin at all, e.g. on a busy database).
+            for (index, request) in requests.enumerated() where !rejectedIndices.contains(index) {
+                request.completion(.failure(error.naming(stream: request.stream)))
+            }
         }
     }
 

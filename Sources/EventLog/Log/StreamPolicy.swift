@@ -81,6 +81,10 @@ public struct StreamPolicy: Hashable, Sendable {
         if let maxAge, maxAge <= .zero {
             throw EventLogError(.invalidArgument, "maxAge must be positive (use nil for no limit).", stream: stream)
         }
+        // Microseconds are stored in an Int64: about 292,000 years is the longest age that fits.
+        if let maxAge, maxAge.components.seconds > Int64.max / 1_000_000 - 1 {
+            throw EventLogError(.invalidArgument, "maxAge \(maxAge) is too long to store; use nil for no limit.", stream: stream)
+        }
         if let maxBytes, maxBytes <= 0 {
             throw EventLogError(.invalidArgument, "maxBytes must be positive (use nil for no limit).", stream: stream)
         }

@@ -49,7 +49,8 @@ final class WriteQueue: Sendable {
     func pushOrLead(_ job: WriteJob, mayLead: Bool) -> Admission {
         let (admission, signal) = state.withLock { state -> (Admission, Bool) in
             guard !state.closed else { return (.refused, false) }
-            if mayLead && !state.draining {
+            // Leading with jobs already queued would commit this one ahead of them: arrival order first.
+            if mayLead && !state.draining && state.jobs.isEmpty {
                 state.draining = true
                 return (.lead, false)
             }

@@ -6,10 +6,11 @@ import Synchronization
 /// same database, first receives the stream's retained history and then the live values, with nothing
 /// missed or doubled at the hand-over.
 ///
-/// - Writing: `publish(_:)` appends and returns the receipt once the commit is durable; by then every
-///   observer has received the value. `send(_:)` (the `Subject` conformance, used by multicast
-///   connections) does the same and, if the log refuses the append (a full disk, say), fails the
-///   subject's observers with a `StreamFailure` of origin `.storage`, since the value is lost.
+/// - Writing: `publish(_:)` appends and returns the receipt once the commit is durable. Observers
+///   receive the value just after, from the log's live feed, in sequence order and exactly once;
+///   `flush()` waits for that. `send(_:)` (the `Subject` conformance, used by multicast connections)
+///   publishes and, if the log refuses the append (a full disk, say), fails the subject's observers
+///   with a `StreamFailure` of origin `.storage`, since the value is lost.
 /// - Reading: `observe` returns once the history has been delivered (from inside one of the subject's
 ///   own callbacks, it is delivered right after the current event instead). A new observer gets the
 ///   stored events from the subject's `replay` position (by default
@@ -77,24 +78,33 @@ public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
 
     deinit { observation.cancel() }
 
-    /// Appends `value` and returns once its commit is durable and every observer has received it.
+    /// Appends `value` and returns once its commit is durable; observers receive it just after.
     ///
     /// - Throws: `EventLogError` (`diskFull`, `streamEnded`, `closed`, …); nothing is stored then.
     @discardableResult
     public func publish(_ value: Value) throws -> AppendReceipt {
-        try deliverThrough(log.append(codec.encode(value), to: stream))
+        try log.append(codec.encode(value), to: stream)
     }
 
-    /// Stores the stream's completion and completes every observer.
+    /// Stores the stream's completion; observers are completed just after.
     @discardableResult
     public func complete() throws -> AppendReceipt {
-        try deliverThrough(log.appendCompleted(to: stream))
+        try log.appendCompleted(to: stream)
     }
 
-    /// Stores the stream's failure and fails every observer with it.
+    /// Stores the stream's failure; observers fail with it just after.
     @discardableResult
     public func fail(_ failure: StreamFailure) throws -> AppendReceipt {
-        try deliverThrough(log.appendFailed(to: stream, message: failure.message))
+        try log.appendFailed(to: stream, message: failure.message)
+    }
+
+    /// Waits until every event committed so far has reached this subject's observers (the log queues
+    /// its live feed before it acknowledges an append).
+    ///
+    /// Not for use inside an observer callback of a persistent subject, where it could wait for the
+    /// delivery it is part of; from the log's notification queue itself it returns at once.
+    public func flush() {
+        log.waitForObservers()
     }
 
     /// Stores `event` (see `publish`); if the log refuses it, the observers fail with origin `.storage`.
@@ -109,27 +119,6 @@ public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
         } catch {
             live.withGate { $0.send(error: StreamFailure(storage: error)) }
         }
-    }
-
-    /// Delivers everything committed up to `receipt` that the live feed has not delivered yet, so that
-    /// a writer's own values have reached every observer when its call returns.
-    private func deliverThrough(_ receipt: AppendReceipt) throws -> AppendReceipt {
-        let (log, stream, cursor, codec) = (log, stream, cursor, codec)
-        live.withGate { input in
-            guard cursor.delivered < receipt.lastSequence else { return }
-            var events: [LogEvent] = []
-            do {
-                try log.read(stream, from: .from(sequence: cursor.delivered + 1)) { event in
-                    guard event.sequence <= receipt.lastSequence else { return false }
-                    events.append(event.copy())
-                    return true
-                }
-            } catch {
-                return input.send(error: StreamFailure(storage: error))
-            }
-            Self.deliver(events, through: input, cursor: cursor, codec: codec)
-        }
-        return receipt
     }
 
     /// Delivers the events past the cursor, in order, and moves the cursor; runs under the gate.
