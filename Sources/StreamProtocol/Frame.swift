@@ -15,6 +15,7 @@ public struct Frame: Sendable, Equatable {
     /// The message body.
     public var body: [UInt8]
 
+    /// A frame.
     public init(type: UInt8, flags: UInt8 = 0, requestID: UInt32, body: [UInt8]) {
         self.type = type
         self.flags = flags

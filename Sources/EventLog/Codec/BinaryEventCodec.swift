@@ -10,16 +10,20 @@
 ///
 /// Thread-safe: each call builds its own encoder or decoder.
 public struct BinaryEventCodec: EventCodec {
+    /// `binary1`: the form described above, version 1.
     public var name: String { "binary1" }
 
+    /// The binary codec.
     public init() {}
 
+    /// The value in the binary form.
     public func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         let encoder = BinaryValueEncoder(codingPath: [])
         try value.encode(to: encoder)
         return encoder.storage.bytes
     }
 
+    /// The value the bytes stand for; throws `BinaryCodecError` on malformed input.
     public func decode<Value: Decodable>(_ type: Value.Type, from bytes: some Collection<UInt8>) throws -> Value {
         try Value(from: BinaryValueDecoder(reader: ByteReader(bytes: Array(bytes)[...]), codingPath: []))
     }

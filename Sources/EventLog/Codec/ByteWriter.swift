@@ -106,6 +106,7 @@ public enum BinaryCodecError: Error, Sendable, CustomStringConvertible {
     /// The bytes are not in the binary codec's form; the text says where.
     case malformed(String)
 
+    /// What is wrong, for a log line or an error report.
     public var description: String {
         switch self {
         case .truncated: "binary event data ends in the middle of a value: the stored event is incomplete"

@@ -28,16 +28,20 @@ extension EventCodec where Self == BinaryEventCodec {
 ///
 /// Thread-safe: each call uses its own encoder or decoder.
 public struct JSONEventCodec: EventCodec {
+    /// `json`.
     public var name: String { "json" }
 
+    /// The JSON codec.
     public init() {}
 
+    /// The value as JSON with sorted keys.
     public func encode<Value: Encodable>(_ value: Value) throws -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return Array(try encoder.encode(value))
     }
 
+    /// The value the JSON stands for.
     public func decode<Value: Decodable>(_ type: Value.Type, from bytes: some Collection<UInt8>) throws -> Value {
         try JSONDecoder().decode(type, from: Data(bytes))
     }

@@ -48,6 +48,7 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable
         /// A file-system failure outside SQLite.
         public static let io = Code(.io)
 
+        /// The value as a log line or error report shows it.
         public var description: String { base.rawValue }
     }
 
@@ -80,6 +81,7 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable
         self.sql = sql
     }
 
+    /// The value as a log line or error report shows it.
     public var description: String {
         var text = "EventLogError.\(code): \(message)"
         if let stream { text += " [stream \(stream)]" }

@@ -10,6 +10,7 @@ public struct Durability: Hashable, Sendable, CustomStringConvertible {
     /// WAL with synchronous=FULL: the WAL is fsynced at each commit, which survives power loss.
     public static let full = Durability(synchronous: "FULL")
 
+    /// The value as a log line or error report shows it.
     public var description: String { synchronous.lowercased() }
 }
 

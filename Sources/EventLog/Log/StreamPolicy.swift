@@ -14,6 +14,7 @@ public struct StreamCapacity: Hashable, Sendable, CustomStringConvertible {
     /// Keep the latest `count` events; `count` must be at least 1.
     public static func last(_ count: UInt64) -> StreamCapacity { StreamCapacity(limit: count) }
 
+    /// The value as a log line or error report shows it.
     public var description: String { limit.map { "last(\($0))" } ?? "unlimited" }
 }
 
@@ -38,6 +39,7 @@ public struct ReadPosition: Hashable, Sendable, CustomStringConvertible {
     /// Events whose timestamp is at or after `microseconds` since the Unix epoch.
     public static func since(microseconds: Int64) -> ReadPosition { ReadPosition(kind: .sinceTime, argument: microseconds) }
 
+    /// The value as a log line or error report shows it.
     public var description: String {
         switch kind {
         case .streamDefault: "streamDefault"

@@ -11,6 +11,7 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
         /// What is wrong.
         public let message: String
 
+        /// The value as a log line or error report shows it.
         public var description: String {
             var text = ""
             if let stream { text += "stream \(stream)" }
@@ -31,6 +32,7 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
     /// True when nothing is wrong.
     public var isClean: Bool { problems.isEmpty }
 
+    /// The value as a log line or error report shows it.
     public var description: String {
         let head = "verify: \(streamCount) streams, \(blockCount) blocks, \(eventCount) events, \(problems.count) problems"
         return ([head] + problems.map { "  - \($0)" }).joined(separator: "\n")

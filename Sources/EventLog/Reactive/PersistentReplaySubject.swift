@@ -26,6 +26,7 @@ import Synchronization
 ///
 /// Thread-safety: every member may be called from any thread; events are delivered as `Signal`'s are.
 public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
+    /// Failures are stored as messages.
     public typealias Failure = StreamFailure
 
     /// The subject's events: history, then live. Observing it is observing the subject.

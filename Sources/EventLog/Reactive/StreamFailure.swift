@@ -39,6 +39,7 @@ public struct StreamFailure: Error, Sendable, Hashable, Codable, CustomStringCon
         self = (error as? StreamFailure) ?? StreamFailure("\(error)")
     }
 
+    /// The message, marked when the log itself failed.
     public var description: String {
         origin == .stored ? message : "event log failure: \(message)"
     }

@@ -5,29 +5,44 @@ public enum ClientMessage: Sendable, Hashable {
 
     /// The first frame of a connection.
     case hello(minVersion: UInt16, maxVersion: UInt16, clientName: String)
+    /// A liveness check; answered with `PONG` carrying the same nonce.
     case ping(nonce: UInt64)
+    /// Appends one event; answered with `PUBLISHED` once it is durable.
     case publish(Publish)
+    /// Appends several events in one commit; answered with `PUBLISHED_BATCH`.
     case publishBatch(PublishBatch)
+    /// Opens a subscription; answered with `SUBSCRIBED`, then `EVENTS`.
     case subscribe(Subscribe)
     /// More events the server may send on a subscription.
     case credit(subscriptionID: UInt32, credit: UInt32)
+    /// Closes a subscription; answered with `SUBSCRIPTION_ENDED`.
     case unsubscribe(subscriptionID: UInt32)
+    /// Creates a stream; answered with `STREAM_INFO`.
     case createStream(name: String, policy: StreamPolicy)
+    /// Changes a stream's policy; answered with `STREAM_INFO`.
     case configureStream(name: String, policy: StreamPolicy)
+    /// Asks for one stream; answered with `STREAM_INFO`.
     case getStreamInfo(name: String)
+    /// Asks for every stream; answered with `STREAM_LIST`.
     case listStreams
+    /// Removes old events (or only counts them, with `dryRun`); answered with `TRUNCATED`.
     case truncateStream(name: String, truncation: Truncation, dryRun: Bool)
+    /// Deletes a stream and its events; answered with `OK`.
     case deleteStream(name: String)
 
     /// One event to append.
     public struct Publish: Sendable, Hashable {
+        /// The stream.
         public var stream: String
         /// Optimistic concurrency: the stream's last sequence must be this (0 = empty).
         public var expectedLastSequence: UInt64?
         /// De-duplication: a recently seen id is not stored again.
+        /// De-duplication: a recently seen id is not stored again.
         public var messageID: String?
+        /// The bytes of the event.
         public var payload: [UInt8]
 
+        /// The message with these fields.
         public init(stream: String, expectedLastSequence: UInt64? = nil, messageID: String? = nil, payload: [UInt8]) {
             self.stream = stream
             self.expectedLastSequence = expectedLastSequence
@@ -42,16 +57,20 @@ public enum ClientMessage: Sendable, Hashable {
             public var messageID: String?
             public var payload: [UInt8]
 
+            /// The message with these fields.
             public init(messageID: String? = nil, payload: [UInt8]) {
                 self.messageID = messageID
                 self.payload = payload
             }
         }
 
+        /// The stream.
         public var stream: String
         public var expectedLastSequence: UInt64?
+        /// The events, in order.
         public var entries: [Entry]
 
+        /// The message with these fields.
         public init(stream: String, expectedLastSequence: UInt64? = nil, entries: [Entry]) {
             self.stream = stream
             self.expectedLastSequence = expectedLastSequence
@@ -61,11 +80,16 @@ public enum ClientMessage: Sendable, Hashable {
 
     /// A request for a stream's events from a start position, under credit-based flow control.
     public struct Subscribe: Sendable, Hashable {
+        /// The client's id for the subscription, unique among its live ones.
         public var subscriptionID: UInt32
+        /// The stream.
         public var stream: String
+        /// Where the subscription starts.
         public var start: StartPosition
+        /// How many events the server may send before it needs more credit.
         public var credit: UInt32
 
+        /// The message with these fields.
         public init(subscriptionID: UInt32, stream: String, start: StartPosition = .streamDefault, credit: UInt32) {
             self.subscriptionID = subscriptionID
             self.stream = stream

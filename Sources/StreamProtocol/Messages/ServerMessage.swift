@@ -1,6 +1,8 @@
 /// A message the server sends to a client.
 public enum ServerMessage: Sendable, Hashable {
+    /// The answer to `HELLO`: the version spoken and the server's limits.
     case welcome(version: UInt16, maxFrameLength: UInt32, maxSubscriptions: UInt32, serverName: String)
+    /// The answer to `PING`.
     case pong(nonce: UInt64)
     /// A publish was stored; `duplicate` says it had been stored before under the same message id.
     case published(sequence: UInt64, timestamp: Int64, duplicate: Bool)
@@ -11,17 +13,25 @@ public enum ServerMessage: Sendable, Hashable {
     /// Events for a subscription, in sequence order.
     case events(subscriptionID: UInt32, events: [WireEvent])
     case subscriptionEnded(subscriptionID: UInt32, reason: SubscriptionEndReason, message: String)
+    /// One stream, answering `CREATE_STREAM`, `CONFIGURE_STREAM` or `GET_STREAM_INFO`.
     case streamInfo(StreamInfo)
+    /// Every stream, answering `LIST_STREAMS`.
     case streamList([StreamInfo])
+    /// What a truncation removed (or would remove, in a dry run) and the first sequence left.
     case truncated(removed: UInt64, firstSequence: UInt64)
+    /// A request that needs no other answer succeeded.
     case ok
+    /// A request failed, or the connection is being closed (codes below 10).
     case error(code: ErrorCode, message: String)
 
     /// The sequence one published event got.
     public struct PublishedEntry: Sendable, Hashable {
+        /// The sequence the event got (the original one, for a duplicate).
         public var sequence: UInt64
+        /// Whether the event had been stored before under the same message id.
         public var duplicate: Bool
 
+        /// An entry for `sequence`.
         public init(sequence: UInt64, duplicate: Bool = false) {
             self.sequence = sequence
             self.duplicate = duplicate
@@ -31,8 +41,12 @@ public enum ServerMessage: Sendable, Hashable {
 
 /// Why a subscription ended.
 public enum SubscriptionEndReason: UInt8, Sendable, Hashable {
+    /// The client unsubscribed.
     case unsubscribed = 0
+    /// The stream was deleted.
     case streamDeleted = 1
+    /// The server is stopping.
     case serverShuttingDown = 2
+    /// The subscription failed; the message says why.
     case error = 3
 }

@@ -1,27 +1,46 @@
 /// The error codes of `ERROR` replies (schemas/protocol.md, "Error codes").
 public struct ErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    /// The code on the wire.
     public let rawValue: UInt16
 
+    /// The code with this wire value, known or not.
     public init(rawValue: UInt16) {
         self.rawValue = rawValue
     }
 
+    /// A body does not match its layout; the connection closes.
     public static let malformedFrame = ErrorCode(rawValue: 1)
+    /// A frame's length exceeds the maximum; the connection closes.
     public static let frameTooLarge = ErrorCode(rawValue: 2)
+    /// An unknown message type; the connection closes.
     public static let unknownMessage = ErrorCode(rawValue: 3)
+    /// No protocol version both sides speak; the connection closes.
     public static let unsupportedVersion = ErrorCode(rawValue: 4)
+    /// The first frame was not `HELLO`; the connection closes.
     public static let handshakeRequired = ErrorCode(rawValue: 5)
+    /// The stream name breaks the naming rules.
     public static let invalidStreamName = ErrorCode(rawValue: 10)
+    /// No stream of that name.
     public static let streamNotFound = ErrorCode(rawValue: 11)
+    /// `CREATE_STREAM` of a name in use with another policy.
     public static let streamExists = ErrorCode(rawValue: 12)
+    /// `expected_last_sequence` did not match the stream's last sequence.
     public static let wrongLastSequence = ErrorCode(rawValue: 13)
+    /// A value out of range.
     public static let invalidArgument = ErrorCode(rawValue: 14)
+    /// Too many subscriptions or streams.
     public static let limitExceeded = ErrorCode(rawValue: 15)
+    /// `CREDIT` or `UNSUBSCRIBE` of an unknown subscription id.
     public static let subscriptionNotFound = ErrorCode(rawValue: 16)
+    /// `SUBSCRIBE` with an id already live on the connection.
     public static let subscriptionIDInUse = ErrorCode(rawValue: 17)
+    /// The disk or database is full; nothing of the request was stored.
     public static let storageFull = ErrorCode(rawValue: 20)
+    /// The log failed; the message names the cause.
     public static let storageFailure = ErrorCode(rawValue: 21)
+    /// The server is stopping; reconnect later.
     public static let shuttingDown = ErrorCode(rawValue: 22)
+    /// A bug; the message says what failed.
     public static let `internal` = ErrorCode(rawValue: 99)
 
     /// Whether the server closes the connection after sending this error.

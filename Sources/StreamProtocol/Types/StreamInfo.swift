@@ -2,13 +2,19 @@
 public struct StreamInfo: Sendable, Hashable {
     /// Whether the stream has ended.
     public enum State: UInt8, Sendable, Hashable {
+        /// Still accepting events.
         case open = 0
+        /// Ended by a stored completion.
         case completed = 1
+        /// Ended by a stored failure.
         case failed = 2
     }
 
+    /// The stream's name.
     public var name: String
+    /// How the stream keeps its events.
     public var policy: StreamPolicy
+    /// The number of retained events.
     public var count: UInt64
     /// 0 when the stream is empty.
     public var firstSequence: UInt64
@@ -22,9 +28,12 @@ public struct StreamInfo: Sendable, Hashable {
     public var storedBytes: UInt64
     /// Bytes of the payloads as published.
     public var rawBytes: UInt64
+    /// Live subscriptions on the server.
     public var subscribers: UInt32
+    /// Whether the stream has ended.
     public var state: State
 
+    /// A stream description; zeros for an empty stream.
     public init(
         name: String, policy: StreamPolicy, count: UInt64 = 0, firstSequence: UInt64 = 0, lastSequence: UInt64 = 0,
         firstTime: Int64 = 0, lastTime: Int64 = 0, storedBytes: UInt64 = 0, rawBytes: UInt64 = 0,

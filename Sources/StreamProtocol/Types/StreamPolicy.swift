@@ -9,6 +9,7 @@ public struct StreamPolicy: Sendable, Hashable {
     /// Where a subscriber asking for `.streamDefault` starts.
     public var defaultStart: StartPosition
 
+    /// A policy; by default unlimited, with late subscribers starting at the first retained event.
     public init(
         capacity: UInt64? = nil, maxAgeMilliseconds: UInt64? = nil, maxBytes: UInt64? = nil,
         defaultStart: StartPosition = .all

@@ -10,12 +10,16 @@ public struct WireEvent: Sendable, Hashable {
         case failed = 2
     }
 
+    /// The per-stream sequence number.
     public var sequence: UInt64
     /// Microseconds since the Unix epoch.
     public var timestamp: Int64
+    /// What the event is.
     public var kind: Kind
+    /// The value's bytes, or the failure's message.
     public var payload: [UInt8]
 
+    /// An event.
     public init(sequence: UInt64, timestamp: Int64, kind: Kind = .value, payload: [UInt8]) {
         self.sequence = sequence
         self.timestamp = timestamp

@@ -20,16 +20,22 @@ public struct WireReader: Sendable {
         }
     }
 
+    /// Reads a `u8`; `field` names it in errors.
     public mutating func read(_: UInt8.Type, _ field: String) throws -> UInt8 {
         guard let byte = bytes.popFirst() else { throw short(field, needed: 1) }
         return byte
     }
 
+    /// Reads a `u16`; `field` names it in errors.
     public mutating func read(_: UInt16.Type, _ field: String) throws -> UInt16 { try readInteger(field) }
+    /// Reads a `u32`; `field` names it in errors.
     public mutating func read(_: UInt32.Type, _ field: String) throws -> UInt32 { try readInteger(field) }
+    /// Reads a `u64`; `field` names it in errors.
     public mutating func read(_: UInt64.Type, _ field: String) throws -> UInt64 { try readInteger(field) }
+    /// Reads a `i64`; `field` names it in errors.
     public mutating func read(_: Int64.Type, _ field: String) throws -> Int64 { try readInteger(field) }
 
+    /// Reads a `bool`; `field` names it in errors.
     public mutating func read(_: Bool.Type, _ field: String) throws -> Bool {
         switch try read(UInt8.self, field) {
         case 0: return false

@@ -11,11 +11,17 @@ public struct WireWriter: Sendable {
         bytes.reserveCapacity(capacity)
     }
 
+    /// Writes a `u8`.
     public mutating func write(_ value: UInt8) { bytes.append(value) }
+    /// Writes a `u16`.
     public mutating func write(_ value: UInt16) { writeInteger(value) }
+    /// Writes a `u32`.
     public mutating func write(_ value: UInt32) { writeInteger(value) }
+    /// Writes a `u64`.
     public mutating func write(_ value: UInt64) { writeInteger(value) }
+    /// Writes a `i64`.
     public mutating func write(_ value: Int64) { writeInteger(value) }
+    /// Writes a `bool`.
     public mutating func write(_ value: Bool) { bytes.append(value ? 1 : 0) }
 
     /// Writes a `str`: a u16 byte count and UTF-8.
