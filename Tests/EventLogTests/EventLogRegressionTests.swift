@@ -140,6 +140,23 @@ import Testing
         let report = try reopened.verify()
         #expect(!report.isClean)
     }
+
+    // R7: a subject kept its old cursor after its stream was deleted and created again, and went silent.
+    @Test func aSubjectFollowsItsStreamIntoANewLife() throws {
+        let dir = TemporaryDirectory()
+        let log = try EventLog(path: dir.file())
+        let subject = try PersistentReplaySubject<Int>(log: log, stream: "s")
+        for value in 0..<5 { try subject.publish(value) }
+        subject.flush()
+        try log.deleteStream("s")
+        try log.createStream("s")
+        let seen = Mutex<[Int]>([])
+        let disposable = subject.signal.observeValues { value in seen.withLock { $0.append(value) } }
+        try subject.publish(42)
+        subject.flush()
+        #expect(seen.withLock { $0 } == [42])
+        disposable.dispose()
+    }
 }
 
 @Suite struct EventLogTrapRegressionTests {

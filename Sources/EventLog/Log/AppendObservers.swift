@@ -15,6 +15,9 @@ public struct CommittedAppend: Sendable {
     public let timestamp: Int64
     /// The events, in sequence order.
     public let events: [LogEvent]
+    /// When the stream was created (see `StreamInfo.created`): which life of the stream this commit
+    /// belongs to.
+    public let streamCreated: Int64
 }
 
 /// A registration made by `EventLog.observeAppends`; cancel it (or let it go) to stop the callbacks.

@@ -93,6 +93,9 @@ public struct StreamInfo: Hashable, Sendable {
     public let storedBytes: Int64
     /// `.completed` or `.failed` when the stream stored a terminal event; nil while it is open.
     public let terminal: LogEvent.Kind?
+    /// When the stream was created, in microseconds since the Unix epoch: a stream deleted and created
+    /// again under the same name is a new life of it, with sequences starting at 1 again.
+    public let created: Int64
 
     /// The number of retained events.
     public var retainedCount: UInt64 {

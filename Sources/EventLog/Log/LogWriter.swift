@@ -263,7 +263,7 @@ final class LogWriter {
             }
             observers.deliver(CommittedAppend(
                 stream: receipt.stream, firstSequence: receipt.firstSequence, lastSequence: receipt.lastSequence,
-                timestamp: receipt.timestamp, events: events))
+                timestamp: receipt.timestamp, events: events, streamCreated: cache[receipt.stream]?.created ?? 0))
         }
     }
 }

@@ -71,10 +71,16 @@ public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
         // Live first, then the baseline: every commit is either at or below the baseline, and so on disk
         // for replays, or delivered live.
         observation = log.observeAppends(to: stream) { [live, cursor, codec] append in
-            live.withGate { input in Self.deliver(append.events, through: input, cursor: cursor, codec: codec) }
+            live.withGate { input in
+                cursor.enter(life: append.streamCreated)
+                Self.deliver(append.events, through: input, cursor: cursor, codec: codec)
+            }
         }
-        let baseline = try log.streamInfo(stream)?.lastSequence ?? 0
-        live.withGate { _ in cursor.delivered = max(cursor.delivered, baseline) }
+        let info = try log.streamInfo(stream)
+        live.withGate { _ in
+            cursor.enter(life: info?.created ?? 0)
+            if cursor.life == info?.created { cursor.delivered = max(cursor.delivered, info?.lastSequence ?? 0) }
+        }
     }
 
     deinit { observation.cancel() }
@@ -172,10 +178,20 @@ public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
     }
 }
 
-/// The sequence of the last event delivered to a persistent subject's live observers.
+/// The sequence of the last event delivered to a persistent subject's live observers, and which life
+/// of the stream it counts in.
 ///
-/// `@unchecked Sendable` is sound because `delivered` is read and written only under the subject's gate
-/// (inside `GatedInput.withGate` work or the history replay, which also runs under it).
+/// `@unchecked Sendable` is sound because its fields are read and written only under the subject's
+/// gate (inside `GatedInput.withGate` work or the history replay, which also runs under it).
 private final class Cursor: @unchecked Sendable {
     var delivered: UInt64 = 0
+    /// The stream's creation time (`StreamInfo.created`); 0 until known.
+    var life: Int64 = 0
+
+    /// Follows the stream into `life`: a stream deleted and created again numbers from 1 anew.
+    func enter(life: Int64) {
+        guard life != self.life, life != 0 else { return }
+        if self.life != 0 { delivered = 0 }
+        self.life = life
+    }
 }

@@ -8,12 +8,14 @@ struct StreamState: Sendable, Equatable {
     var lastTimestamp: Int64
     var storedBytes: Int64
     var terminal: UInt8
+    /// When the stream was created, in microseconds: tells one life of a name from the next.
+    var created: Int64
 
     var info: StreamInfo {
         StreamInfo(
             name: name, policy: policy, firstSequence: firstSequence, lastSequence: lastSequence,
             lastTimestamp: lastTimestamp, storedBytes: storedBytes,
-            terminal: terminal == 0 ? nil : LogEvent.Kind(rawValue: terminal))
+            terminal: terminal == 0 ? nil : LogEvent.Kind(rawValue: terminal), created: created)
     }
 }
 
@@ -22,7 +24,7 @@ struct StreamState: Sendable, Equatable {
 /// Thread-safety: stateless; callers own the connection.
 enum StreamCatalog {
     private static let columns =
-        "id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, first_seq, last_seq, last_ts, stored_bytes, terminal_kind"
+        "id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, first_seq, last_seq, last_ts, stored_bytes, terminal_kind, created_us"
 
     static func load(_ name: String, on connection: SQLiteConnection) throws(EventLogError) -> StreamState? {
         let statement = try connection.statement("SELECT \(columns) FROM streams WHERE name = ?")
@@ -48,7 +50,7 @@ enum StreamCatalog {
         try statement.run()
         return StreamState(
             id: sqlite3LastInsertRowID(connection), name: name, policy: policy, firstSequence: 1, lastSequence: 0,
-            lastTimestamp: 0, storedBytes: 0, terminal: 0)
+            lastTimestamp: 0, storedBytes: 0, terminal: 0, created: now)
     }
 
     static func updatePolicy(_ state: StreamState, on connection: SQLiteConnection) throws(EventLogError) {
@@ -100,6 +102,6 @@ enum StreamCatalog {
             id: statement.int64(0), name: statement.text(1), policy: policy,
             firstSequence: UInt64(max(0, statement.int64(7))), lastSequence: UInt64(max(0, statement.int64(8))),
             lastTimestamp: statement.int64(9), storedBytes: statement.int64(10),
-            terminal: UInt8(truncatingIfNeeded: statement.int64(11)))
+            terminal: UInt8(truncatingIfNeeded: statement.int64(11)), created: statement.int64(12))
     }
 }
