@@ -157,6 +157,45 @@ import Testing
         #expect(seen.withLock { $0 } == [42])
         disposable.dispose()
     }
+
+    // R3: one stream's failure inside a shared commit failed every stream in it, under their names.
+    @Test func oneStreamsFailureDoesNotFailOtherStreamsInTheSameCommit() throws {
+        let dir = TemporaryDirectory()
+        let log = try EventLog(path: dir.file())
+        try log.createStream("good")
+        try log.createStream("bad")
+        for index in 0..<3 { try log.append(samplePayload(index), to: "bad") }
+        log.close()
+        // Damage: the catalog says "bad" ends at 1, but a block holds 1...3 (verify reports it).
+        let raw = try SQLiteConnection(path: dir.file(), readOnly: false, create: false, busyTimeoutMilliseconds: 1000)
+        try raw.execute("UPDATE streams SET last_seq = 1 WHERE name = 'bad'")
+        let reopened = try EventLog(path: dir.file())
+        // Hold the writer so that both appends land in one commit.
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = try? reopened.administer { _ in
+                started.signal()
+                _ = release.wait(timeout: .now() + 5)
+            }
+        }
+        started.wait()
+        let results = Mutex<[String: Result<AppendReceipt, EventLogError>]>([:])
+        let group = DispatchGroup()
+        for name in ["good", "bad"] {
+            group.enter()
+            reopened.append([1, 2, 3], to: name) { result in
+                results.withLock { $0[name] = result }
+                group.leave()
+            }
+        }
+        release.signal()
+        group.wait()
+        let all = results.withLock { $0 }
+        #expect((try? all["good"]?.get()) != nil, "the append to the healthy stream failed because of the other stream")
+        #expect((try? all["bad"]?.get()) == nil)
+        #expect(try reopened.readAll("good").count == 1)
+    }
 }
 
 @Suite struct EventLogTrapRegressionTests {

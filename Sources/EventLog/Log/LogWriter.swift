@@ -110,6 +110,7 @@ final class LogWriter {
         var accepted: [Accepted] = []
         var rejected: [(AppendRequest, EventLogError)] = []
         var rejectedIndices = Set<Int>()
+        var failedStreams: [String: EventLogError] = [:]
         var touched: [String: StreamState] = [:]
         var order: [String] = []
         var perStream: [String: [Int]] = [:]
@@ -141,12 +142,23 @@ final class LogWriter {
                             stream: request.stream, firstSequence: first, lastSequence: state.lastSequence,
                             timestamp: timestamp)))
                 }
+                // Each stream's writes under a savepoint of their own: a failure of one stream (a damaged
+                // catalog row, say) fails that stream's appends only, not the others sharing the commit.
                 for name in order {
                     guard var state = touched[name] else { continue }
-                    try writeBlocks(perStream[name]?.map { accepted[$0] } ?? [], into: &state)
-                    try applyRetention(&state, now: now)
-                    try StreamCatalog.updatePositions(state, on: connection)
-                    touched[name] = state
+                    do {
+                        try connection.execute("SAVEPOINT stream_writes")
+                        try writeBlocks(perStream[name]?.map { accepted[$0] } ?? [], into: &state)
+                        try applyRetention(&state, now: now)
+                        try StreamCatalog.updatePositions(state, on: connection)
+                        try connection.execute("RELEASE stream_writes")
+                        touched[name] = state
+                    } catch {
+                        try connection.execute("ROLLBACK TO stream_writes")
+                        try connection.execute("RELEASE stream_writes")
+                        touched[name] = nil
+                        failedStreams[name] = (error as? EventLogError ?? EventLogError(.io, "\(error)")).naming(stream: name)
+                    }
                 }
             })
         } catch {
@@ -156,9 +168,17 @@ final class LogWriter {
         switch outcome {
         case .success:
             for state in touched.values { remember(state) }
+            for name in failedStreams.keys { forget(name) }
+            let committed = accepted.filter { failedStreams[$0.request.stream] == nil }
             // Observers are queued before the acks, so once an append returns its commit is on its way to them.
-            notify(accepted)
-            for item in accepted { item.request.completion(.success(item.receipt)) }
+            notify(committed)
+            for item in accepted {
+                if let error = failedStreams[item.request.stream] {
+                    item.request.completion(.failure(error))
+                } else {
+                    item.request.completion(.success(item.receipt))
+                }
+            }
         case .failure(let error):
             // Every request not already refused on its own gets the failure, including those the
             // transaction never reached (it may fail to begin at all, e.g. on a busy database).
