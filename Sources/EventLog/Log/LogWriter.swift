@@ -154,6 +154,9 @@ final class LogWriter {
                         try connection.execute("RELEASE stream_writes")
                         touched[name] = state
                     } catch {
+                        // Some failures (a full disk, an I/O error) make SQLite roll the whole transaction
+                        // back: then the whole commit fails, with that error.
+                        guard connection.inTransaction else { throw error }
                         try connection.execute("ROLLBACK TO stream_writes")
                         try connection.execute("RELEASE stream_writes")
                         touched[name] = nil
