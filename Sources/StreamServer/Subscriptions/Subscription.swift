@@ -94,6 +94,9 @@ final class Subscription: Sendable {
         return true
     }
 
+    /// Returns once the delivery work queued so far has run (for tests).
+    func waitForDelivery() { queue.sync {} }
+
     /// Live events held in memory, for tests of the bound.
     var bufferedEventCount: Int { state.withLock { $0.buffer.count } }
 
