@@ -1,5 +1,7 @@
+import Dispatch
 import EventLog
 import StreamProtocol
+import Synchronization
 import Testing
 
 @testable import StreamServer
@@ -128,6 +130,36 @@ import Testing
         try client.send(.ping(nonce: 1))
         #expect(client.collector.received.count == before)
         _ = storage
+    }
+
+    @Test func anOutputThatClosesTheSessionWhileEventsAreDeliveredDoesNotWaitForItself() throws {
+        let (hub, storage) = try makeHub()
+        try storage.log.append([1], to: "s", creating: true)
+        let session = Mutex<ConnectionSession?>(nil)
+        let closed = DispatchSemaphore(value: 0)
+        let collector = FrameCollector()
+        let created = ConnectionSession(hub: hub) { bytes in
+            collector.take(bytes)
+            if collector.received.last?.message.isEvents == true {
+                session.withLock { $0 }?.close()
+                closed.signal()
+            }
+        }
+        session.withLock { $0 = created }
+        created.receive(
+            try ClientMessage.hello(minVersion: 1, maxVersion: 1, clientName: "c").encoded(requestID: 1)
+                + ClientMessage.subscribe(.init(subscriptionID: 1, stream: "s", credit: 10)).encoded(requestID: 2))
+        #expect(closed.wait(timeout: .now() + 20) == .success)
+        #expect(created.isClosed)
+        #expect(hub.subscriberCount(of: "s") == 0)
+    }
+}
+
+extension EventLog {
+    /// Appends after making sure the stream exists (tests only).
+    func append(_ payload: [UInt8], to stream: String, creating: Bool) throws {
+        try ensureStream(stream)
+        try append(payload, to: stream)
     }
 }
 

@@ -68,6 +68,7 @@ extension StreamHub {
     /// Deletes `name` and ends its subscriptions with reason `stream deleted`.
     func deleteStream(_ name: String) throws {
         try StreamName.validate(name)
+        guard try log.streamInfo(name) != nil else { throw notFound(name) }
         try entry(for: name).window.withLock { _ in try log.deleteStream(name) }
         forget(name)
         endSubscriptions(to: name, reason: .streamDeleted, message: "the stream \"\(name)\" was deleted.")

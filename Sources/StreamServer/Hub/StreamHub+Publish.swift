@@ -80,7 +80,13 @@ extension StreamHub {
         do {
             return try append(payloads, to: stream)
         } catch let error as EventLogError where error.code == .streamNotFound {
-            try ensureStreamWithinLimit(stream)
+            do {
+                try ensureStreamWithinLimit(stream)
+            } catch {
+                // Keep no lock or window for a stream that was never made, so refused names cost nothing.
+                forget(stream)
+                throw error
+            }
             return try append(payloads, to: stream)
         }
     }

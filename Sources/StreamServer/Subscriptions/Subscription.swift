@@ -41,7 +41,14 @@ final class Subscription: Sendable {
         self.send = send
         self.onEnded = onEnded
         queue = DispatchQueue(label: "streamd.subscription.\(id)")
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
+
+    /// Marks each subscription's queue, so `end` called from its own delivery (say, by an `output`
+    /// that closes the session) does not wait for itself.
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    private var isOnQueue: Bool { DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) }
 
     /// Starts observing the stream and resolves `start`; returns the first sequence to deliver.
     ///
@@ -89,13 +96,15 @@ final class Subscription: Sendable {
     func end(reason: SubscriptionEndReason, message: String, replyTo requestID: UInt32?) -> Bool {
         guard finish() else { return false }
         // Wait for a delivery in flight, so nothing of this subscription follows its end.
-        queue.sync {}
+        if !isOnQueue { queue.sync {} }
         if let requestID { send(.subscriptionEnded(subscriptionID: id, reason: reason, message: message), requestID) }
         return true
     }
 
     /// Returns once the delivery work queued so far has run (for tests).
-    func waitForDelivery() { queue.sync {} }
+    func waitForDelivery() {
+        if !isOnQueue { queue.sync {} }
+    }
 
     /// Live events held in memory, for tests of the bound.
     var bufferedEventCount: Int { state.withLock { $0.buffer.count } }
