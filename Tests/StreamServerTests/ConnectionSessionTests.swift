@@ -184,3 +184,23 @@ struct SeededGenerator: RandomNumberGenerator {
         return value ^ (value >> 31)
     }
 }
+
+@Suite(.serialized) struct ShutdownTests {
+    @Test func shuttingDownEndsEachSubscriptionThenSendsShuttingDownAndCloses() throws {
+        let (hub, storage) = try makeHub()
+        let client = try TestClient.connected(to: hub)
+        try client.publish([1], to: "s")
+        let subscribeID = try client.send(.subscribe(.init(subscriptionID: 3, stream: "s", credit: 10)))
+        _ = try client.waitForEvents(of: 3, count: 1)
+        client.session.shutDown()
+        let frames = client.collector.received
+        #expect(frames.suffix(2) == [
+            Received(requestID: subscribeID, message: .subscriptionEnded(subscriptionID: 3, reason: .serverShuttingDown, message: "the server is shutting down.")),
+            Received(requestID: 0, message: .error(code: .shuttingDown, message: "the server is shutting down; reconnect later.")),
+        ])
+        #expect(client.session.isClosed && hub.subscriberCount(of: "s") == 0)
+        try client.send(.ping(nonce: 1))
+        #expect(client.collector.received.count == frames.count)
+        _ = storage
+    }
+}

@@ -112,6 +112,21 @@ public final class ConnectionSession: Sendable {
         silenced.store(true, ordering: .releasing)
     }
 
+    /// Tells the client the server is stopping: each subscription ends with `SUBSCRIPTION_ENDED`
+    /// (reason: server shutting down), then `ERROR shutting_down` (request id 0), and the session closes.
+    public func shutDown() {
+        inbound.withLock { $0.connection.close() }
+        let ending = subscriptions.withLock { table -> [Subscription] in
+            table.closed = true
+            return Array(table.live.values)
+        }
+        for subscription in ending {
+            subscription.end(reason: .serverShuttingDown, message: "the server is shutting down.", replyTo: subscription.requestID)
+        }
+        send(.error(code: .shuttingDown, message: "the server is shutting down; reconnect later."), requestID: 0)
+        silenced.store(true, ordering: .releasing)
+    }
+
     private static func protocolError(_ error: any Error) -> ProtocolError {
         error as? ProtocolError ?? .malformed("\(error)")
     }

@@ -84,7 +84,8 @@ final class Subscription: Sendable {
     /// Adds `credit` events the client is ready for.
     func addCredit(_ credit: UInt32) {
         let schedule = state.withLock { state in
-            state.credit = state.credit.addingReportingOverflow(UInt64(credit)).overflow ? .max : state.credit + UInt64(credit)
+            let (sum, overflow) = state.credit.addingReportingOverflow(UInt64(credit))
+            state.credit = overflow ? .max : sum
             return state.claimPump()
         }
         if schedule { queue.async { self.pump() } }
