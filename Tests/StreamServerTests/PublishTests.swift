@@ -1,5 +1,7 @@
+import Dispatch
 import EventLog
 import StreamProtocol
+import Synchronization
 import Testing
 
 @testable import StreamServer
@@ -175,6 +177,66 @@ import Testing
         #expect(try client.request(.createStream(name: "c", policy: .init())).errorCode == .limitExceeded)
         try client.publish([2], to: "a")
         #expect(try storage.log.streams().count == 2)
+    }
+
+    @Test func pipelinedPublishesShareOneCommitAndAreEachAnsweredInOrder() throws {
+        let (hub, storage) = try makeHub()
+        let client = try TestClient.connected(to: hub)
+        try storage.log.ensureStream("pipe")
+        let observed = Mutex<[Int]>([])
+        let done = DispatchSemaphore(value: 0)
+        let observation = storage.log.observeAppends(to: "pipe") { append in
+            let total = observed.withLock { commits in
+                commits.append(append.events.count)
+                return commits.reduce(0, +)
+            }
+            if total == 99 { done.signal() }
+        }
+        defer { observation.cancel() }
+        var bytes: [UInt8] = []
+        for index in 0..<100 {
+            let id: String? = index == 60 ? "m-10" : (index == 10 ? "m-10" : nil)
+            bytes += try ClientMessage.publish(.init(stream: "pipe", messageID: id, payload: payload(index))).encoded(requestID: UInt32(100 + index))
+        }
+        client.session.receive(bytes)
+        let replies = client.collector.received.filter { $0.requestID >= 100 }
+        #expect(replies.map(\.requestID) == (100..<200).map { UInt32($0) })
+        #expect(replies[60].message.publishedSequence == 11)
+        let fresh = replies.enumerated().filter { $0.offset != 60 }.compactMap { $0.element.message.publishedSequence }
+        #expect(fresh == Array(1...99))
+        #expect(done.wait(timeout: .now() + 20) == .success)
+        #expect(observed.withLock { $0 } == [99])
+    }
+
+    @Test func pipelinedConditionalPublishesAreCheckedOneByOne() throws {
+        let (hub, storage) = try makeHub()
+        let client = try TestClient.connected(to: hub)
+        var bytes: [UInt8] = []
+        for (index, expected) in [0, 1, 1, 2].enumerated() {
+            bytes += try ClientMessage.publish(.init(stream: "cas", expectedLastSequence: UInt64(expected), payload: [1])).encoded(requestID: UInt32(10 + index))
+        }
+        client.session.receive(bytes)
+        let replies = client.collector.received.filter { $0.requestID >= 10 }.map(\.message)
+        #expect(replies.map(\.publishedSequence) == [1, 2, nil, 3])
+        #expect(replies[2].errorCode == .wrongLastSequence)
+        _ = storage
+    }
+
+    @Test func anOversizeEventInAPipelineFailsAloneAndItsNeighboursAreStored() throws {
+        let storage = try TemporaryLog()
+        var options = EventLogOptions()
+        options.maximumEventBytes = 100
+        let log = try EventLog(path: storage.directory + "/limited.sqlite", options: options)
+        defer { log.close() }
+        let client = try TestClient.connected(to: StreamHub(log: log))
+        var bytes: [UInt8] = []
+        for (index, size) in [10, 500, 10].enumerated() {
+            bytes += try ClientMessage.publish(.init(stream: "big", payload: Array(repeating: 1, count: size))).encoded(requestID: UInt32(10 + index))
+        }
+        client.session.receive(bytes)
+        let replies = client.collector.received.filter { $0.requestID >= 10 }.map(\.message)
+        #expect(replies.map(\.publishedSequence) == [1, nil, 2])
+        #expect(replies[1].errorCode == .invalidArgument)
     }
 
     @Test func aFullDatabaseIsReportedAsStorageFull() throws {

@@ -4,6 +4,9 @@ import StreamProtocol
 /// What a publish stored: one entry per event asked for, and the timestamp of the commit.
 struct PublishOutcome: Sendable, Equatable {
     var entries: [ServerMessage.PublishedEntry]
+    /// Each entry's timestamp: the commit's, or for a remembered duplicate its original's.
+    var timestamps: [Int64]
+    /// The commit's timestamp (for a batch of duplicates only, the last original's).
     var timestamp: Int64
 }
 
@@ -29,6 +32,7 @@ extension StreamHub {
         let entry = entry(for: stream)
         return try entry.window.withLock { window throws -> PublishOutcome in
             var entries = [ServerMessage.PublishedEntry?](repeating: nil, count: submissions.count)
+            var timestamps = [Int64](repeating: 0, count: submissions.count)
             var fresh: [[UInt8]] = []
             var freshSlot: [Int] = []
             var firstInBatch: [String: Int] = [:]
@@ -38,6 +42,7 @@ extension StreamHub {
                 if let id = submission.messageID {
                     if let original = window.original(of: id) {
                         entries[slot] = .init(sequence: original.sequence, duplicate: true)
+                        timestamps[slot] = original.timestamp
                         duplicateTimestamp = original.timestamp
                         continue
                     }
@@ -51,7 +56,7 @@ extension StreamHub {
                 fresh.append(submission.payload)
             }
             guard !fresh.isEmpty else {
-                return PublishOutcome(entries: entries.map { $0! }, timestamp: duplicateTimestamp)
+                return PublishOutcome(entries: entries.map { $0! }, timestamps: timestamps, timestamp: duplicateTimestamp)
             }
             if let expected = expectedLastSequence {
                 let actual = try log.streamInfo(stream)?.lastSequence ?? 0
@@ -65,14 +70,16 @@ extension StreamHub {
             for (index, slot) in freshSlot.enumerated() {
                 let sequence = receipt.firstSequence + UInt64(index)
                 entries[slot] = .init(sequence: sequence)
+                timestamps[slot] = receipt.timestamp
                 if let id = submissions[slot].messageID {
                     window.remember(id, sequence: sequence, timestamp: receipt.timestamp)
                 }
             }
             for (slot, index) in repeatsInBatch {
                 entries[slot] = .init(sequence: receipt.firstSequence + UInt64(index), duplicate: true)
+                timestamps[slot] = receipt.timestamp
             }
-            return PublishOutcome(entries: entries.map { $0! }, timestamp: receipt.timestamp)
+            return PublishOutcome(entries: entries.map { $0! }, timestamps: timestamps, timestamp: receipt.timestamp)
         }
     }
 

@@ -26,7 +26,7 @@ extension ConnectionSession {
                 to: publish.stream, expectedLastSequence: publish.expectedLastSequence,
                 [.init(messageID: publish.messageID, payload: publish.payload)])
             let entry = outcome.entries[0]
-            return .published(sequence: entry.sequence, timestamp: outcome.timestamp, duplicate: entry.duplicate)
+            return .published(sequence: entry.sequence, timestamp: outcome.timestamps[0], duplicate: entry.duplicate)
         case let .publishBatch(batch):
             let outcome = try hub.publish(
                 to: batch.stream, expectedLastSequence: batch.expectedLastSequence,
@@ -58,6 +58,23 @@ extension ConnectionSession {
         case let .deleteStream(name):
             try hub.deleteStream(name)
             return .ok
+        }
+    }
+
+    /// Publishes several pipelined `PUBLISH` requests to one stream in one commit, answering each
+    /// with its own `PUBLISHED`, in order; if the commit fails, each gets the same `ERROR`.
+    func handlePublishes(_ group: [(publish: ClientMessage.Publish, requestID: UInt32)]) {
+        do {
+            let outcome = try hub.publish(
+                to: group[0].publish.stream, expectedLastSequence: nil,
+                group.map { .init(messageID: $0.publish.messageID, payload: $0.publish.payload) })
+            for (index, request) in group.enumerated() {
+                let entry = outcome.entries[index]
+                send(.published(sequence: entry.sequence, timestamp: outcome.timestamps[index], duplicate: entry.duplicate), requestID: request.requestID)
+            }
+        } catch {
+            let reply = ServerError.from(error).reply
+            for request in group { send(reply, requestID: request.requestID) }
         }
     }
 

@@ -93,8 +93,15 @@ public final class ConnectionSession: Sendable {
             }
             return steps
         }
-        for step in steps {
-            switch step {
+        var index = 0
+        while index < steps.count {
+            let group = publishGroup(in: steps, from: index)
+            if group.count > 1 {
+                handlePublishes(group)
+                index += group.count
+                continue
+            }
+            switch steps[index] {
             case let .handle(message, requestID): handle(message, requestID: requestID)
             case let .send(message, requestID): send(message, requestID: requestID)
             case let .closeThenSend(message, requestID):
@@ -102,8 +109,35 @@ public final class ConnectionSession: Sendable {
                 send(message, requestID: requestID)
                 silenced.store(true, ordering: .releasing)
             }
+            index += 1
         }
     }
+
+    /// The pipelined `PUBLISH` requests from `start` on that can share one commit: consecutive, to one
+    /// stream, without `expected_last_sequence` (which must be checked alone), and each small enough
+    /// for the log (so one oversize event cannot fail its neighbours).
+    private func publishGroup(in steps: [Step], from start: Int) -> [(publish: ClientMessage.Publish, requestID: UInt32)] {
+        let maximumBytes = hub.log.options.maximumEventBytes
+        func groupable(_ step: Step) -> (publish: ClientMessage.Publish, requestID: UInt32)? {
+            guard case let .handle(.publish(publish), requestID) = step, publish.expectedLastSequence == nil,
+                publish.payload.count <= maximumBytes
+            else { return nil }
+            return (publish, requestID)
+        }
+        guard let first = groupable(steps[start]) else { return [] }
+        var group = [first]
+        var index = start + 1
+        while index < steps.count, group.count < Self.maximumPublishGroup, let next = groupable(steps[index]),
+            next.publish.stream == first.publish.stream
+        {
+            group.append(next)
+            index += 1
+        }
+        return group
+    }
+
+    /// The most pipelined publishes merged into one commit.
+    private static let maximumPublishGroup = 1024
 
     /// Closes the session: ends its subscriptions without a frame and ignores later bytes.
     public func close() {
