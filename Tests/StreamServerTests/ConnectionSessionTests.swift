@@ -132,6 +132,17 @@ import Testing
         _ = storage
     }
 
+    @Test func aSessionDroppedWithoutCloseEndsItsSubscriptions() throws {
+        let (hub, storage) = try makeHub()
+        try storage.log.append([1], to: "dropped", creating: true)
+        do {
+            let client = try TestClient.connected(to: hub)
+            _ = try client.request(.subscribe(.init(subscriptionID: 1, stream: "dropped", credit: 0)))
+            #expect(hub.subscriberCount(of: "dropped") == 1)
+        }
+        #expect(hub.subscriberCount(of: "dropped") == 0)
+    }
+
     @Test func anOutputThatClosesTheSessionWhileEventsAreDeliveredDoesNotWaitForItself() throws {
         let (hub, storage) = try makeHub()
         try storage.log.append([1], to: "s", creating: true)

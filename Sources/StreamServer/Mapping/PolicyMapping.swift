@@ -80,6 +80,10 @@ enum PolicyMapping {
     }
 
     /// The wire's view of a stream; `firstTime` is the timestamp of the first retained event, if known.
+    ///
+    /// `last_sequence` is the last sequence ever assigned even when nothing is retained (it is what
+    /// `expected_last_sequence` compares with); `raw_bytes` is 0 because the log does not keep the
+    /// uncompressed size.
     static func wireInfo(_ info: LogStreamInfo, firstTime: Int64, subscribers: Int) -> StreamProtocol.StreamInfo {
         let empty = info.retainedCount == 0
         let state: StreamProtocol.StreamInfo.State =

@@ -49,6 +49,10 @@ public final class ConnectionSession: Sendable {
                 serverName: hub.serverName)))
     }
 
+    // A session dropped without `close` (a lost connection) must not leave subscriptions behind in
+    // the hub: they hold the hub and their stream's observation until they end.
+    deinit { endSubscriptions() }
+
     /// Whether the session is closed (after a fatal error or `close`).
     public var isClosed: Bool { inbound.withLock { $0.connection.isClosed } }
 

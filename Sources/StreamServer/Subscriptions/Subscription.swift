@@ -52,7 +52,8 @@ final class Subscription: Sendable {
 
     /// Starts observing the stream and resolves `start`; returns the first sequence to deliver.
     ///
-    /// Nothing is sent until `activate`, so the caller can send `SUBSCRIBED` first.
+    /// Nothing is sent until `activate`, so the caller can send `SUBSCRIBED` first. A stream that
+    /// does not exist is `stream_not_found` (subscribing does not create streams, publishing does).
     func open(from start: StartPosition, credit: UInt32) throws -> UInt64 {
         try StreamName.validate(stream)
         // Observe before resolving the start: every later commit is then seen, at least as `lastSeen`.
