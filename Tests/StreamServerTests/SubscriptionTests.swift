@@ -76,6 +76,36 @@ import Testing
         _ = storage
     }
 
+    @Test func manyPublishersAndSubscribersAtOnceEverySubscriberSeesEveryEventOnceInOrder() async throws {
+        let (hub, storage, _) = try prepared(0)
+        let subscribers = try (0..<3).map { _ in try TestClient.connected(to: hub) }
+        for (index, subscriber) in subscribers.enumerated() {
+            _ = try subscriber.request(.subscribe(.init(subscriptionID: UInt32(index), stream: "s", start: .all, credit: 500)))
+        }
+        let publishers = try (0..<4).map { _ in try TestClient.connected(to: hub) }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, publisher) in publishers.enumerated() {
+                group.addTask {
+                    for number in 0..<250 { try publisher.publish(payload(index * 1_000 + number), to: "s") }
+                }
+            }
+            for (index, subscriber) in subscribers.enumerated() {
+                group.addTask {
+                    // Credit in steps, as a client draining its buffer would.
+                    for _ in 0..<2 { try subscriber.send(.credit(subscriptionID: UInt32(index), credit: 250)) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let published = Set((0..<4).flatMap { index in (0..<250).map { payload(index * 1_000 + $0) } })
+        for (index, subscriber) in subscribers.enumerated() {
+            let events = try subscriber.waitForEvents(of: UInt32(index), count: 1_000)
+            #expect(sequences(events) == Array(1...1_000))
+            #expect(Set(events.map(\.payload)) == published)
+        }
+        _ = storage
+    }
+
     @Test func eventsFramesNeverCarryMoreThanTheCreditAndCreditsAddUp() throws {
         let (hub, storage, publisher) = try prepared(10)
         let subscriber = try TestClient.connected(to: hub)
