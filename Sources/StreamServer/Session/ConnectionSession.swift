@@ -6,9 +6,11 @@ import Synchronization
 /// `receive` cuts the inbound bytes into frames (however they are split), checks the handshake,
 /// handles each request and answers through `output` with encoded frames. Requests are answered in
 /// order; `EVENTS` of subscriptions are sent from their own queues and interleave with replies.
-/// A publish is answered only after its commit, on the thread that called `receive`. A fatal
-/// protocol error (codes below 10) is answered with `ERROR`, ends the subscriptions and closes the
-/// session: `isClosed` turns true and later bytes are ignored.
+/// A publish is answered only after its commit, on the thread that called `receive`; consecutive
+/// `PUBLISH` frames to one stream that arrive in one `receive` call share one commit, so a client
+/// that pipelines publishes gets group commit. A fatal protocol error (codes below 10) ends the
+/// subscriptions, is answered with `ERROR` as the session's last frame, and closes the session:
+/// `isClosed` turns true and later bytes are ignored. Frames before the bad one are still handled.
 ///
 /// Thread-safety: Sendable. `receive` must be called by one thread at a time (as a channel handler
 /// does); `close` and everything else may be called from any thread. `output` is called from several
