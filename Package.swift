@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "Reactive", targets: ["Reactive"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "StreamProtocol", targets: ["StreamProtocol"]),
+        .library(name: "StreamServer", targets: ["StreamServer"]),
         .executable(name: "streambench", targets: ["streambench"]),
     ],
     targets: [
@@ -47,6 +48,8 @@ let package = Package(
         ),
         .target(name: "StreamProtocol"),
         .testTarget(name: "StreamProtocolTests", dependencies: ["StreamProtocol"]),
+        .target(name: "StreamServer", dependencies: ["StreamProtocol", "EventLog"]),
+        .testTarget(name: "StreamServerTests", dependencies: ["StreamServer", "StreamProtocol", "EventLog"]),
     ],
     swiftLanguageModes: [.v6]
 )

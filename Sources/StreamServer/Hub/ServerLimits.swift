@@ -1,0 +1,24 @@
+/// The limits a hub enforces on every connection it serves.
+///
+/// Values are Sendable.
+public struct ServerLimits: Sendable, Hashable {
+    /// The largest inbound frame accepted (after the length field); announced in `WELCOME`.
+    public var maximumFrameLength: Int = 16 * 1024 * 1024
+    /// The most live subscriptions one connection may hold.
+    public var maximumSubscriptionsPerConnection: Int = 256
+    /// The most streams the log may hold; a publish or create that would add one more fails.
+    public var maximumStreams: Int = 100_000
+    /// The most live events one subscription holds in memory before it falls back to reading the log.
+    public var maximumBufferedEvents: Int = 1024
+    /// The most payload bytes one subscription holds in memory before it falls back to reading the log.
+    public var maximumBufferedBytes: Int = 4 * 1024 * 1024
+    /// The most events put into one `EVENTS` frame.
+    public var maximumEventsPerFrame: Int = 512
+    /// About the most payload bytes put into one `EVENTS` frame (one larger event still goes alone).
+    public var maximumEventBytesPerFrame: Int = 1024 * 1024
+    /// How many recent message ids each stream remembers for de-duplication (in memory, per daemon run).
+    public var deduplicationWindow: Int = 10_000
+
+    /// The defaults: 16 MiB frames, 256 subscriptions per connection, 100 000 streams, 1024 buffered events.
+    public init() {}
+}

@@ -1,0 +1,103 @@
+import EventLog
+import StreamProtocol
+
+extension StreamHub {
+    /// Creates `name` with `policy`; creating an existing stream with the same policy returns it.
+    func createStream(_ name: String, policy: StreamProtocol.StreamPolicy) throws -> StreamProtocol.StreamInfo {
+        try StreamName.validate(name)
+        let wanted = try PolicyMapping.logPolicy(policy, stream: name)
+        if let existing = try log.streamInfo(name) {
+            guard existing.policy == wanted else {
+                throw ServerError(
+                    .streamExists,
+                    "a stream named \"\(name)\" already exists with another policy; use CONFIGURE_STREAM to change it, or delete it first.")
+            }
+            return try wireInfo(existing)
+        }
+        let created: LogStreamInfo
+        do {
+            created = try ensureStreamWithinLimit(name, policy: wanted)
+        } catch let error as EventLogError where error.code == .streamExists {
+            return try createStream(name, policy: policy)
+        }
+        guard created.policy == wanted else {
+            // Another connection created it first with another policy.
+            throw ServerError(.streamExists, "a stream named \"\(name)\" was just created with another policy.")
+        }
+        return try wireInfo(created)
+    }
+
+    /// Replaces the policy of `name`, applying its retention at once.
+    func configureStream(_ name: String, policy: StreamProtocol.StreamPolicy) throws -> StreamProtocol.StreamInfo {
+        try StreamName.validate(name)
+        return try wireInfo(try log.updatePolicy(of: name, to: try PolicyMapping.logPolicy(policy, stream: name)))
+    }
+
+    /// The wire view of `name`.
+    func streamInfo(_ name: String) throws -> StreamProtocol.StreamInfo {
+        try StreamName.validate(name)
+        guard let info = try log.streamInfo(name) else { throw notFound(name) }
+        return try wireInfo(info)
+    }
+
+    /// Every stream, by name.
+    func listStreams() throws -> [StreamProtocol.StreamInfo] {
+        try log.streams().map { try wireInfo($0) }
+    }
+
+    /// Removes the events `truncation` names, or with `dryRun` only counts them.
+    ///
+    /// - Returns: how many events were (or would be) removed, and the first retained sequence after
+    ///   it (0 when nothing is retained).
+    func truncate(_ name: String, _ truncation: Truncation, dryRun: Bool) throws -> (removed: UInt64, firstSequence: UInt64) {
+        try StreamName.validate(name)
+        guard let before = try log.streamInfo(name) else { throw notFound(name) }
+        let after: LogStreamInfo
+        if dryRun {
+            let target = try firstKept(before, truncation)
+            return report(first: before.firstSequence, newFirst: target, last: before.lastSequence)
+        }
+        switch truncation {
+        case let .beforeSequence(sequence): after = try log.truncate(name, before: sequence)
+        case let .keepLast(count): after = try log.truncate(name, keepingLast: count)
+        case let .olderThan(microseconds): after = try log.truncate(name, olderThan: microseconds)
+        }
+        return report(first: before.firstSequence, newFirst: after.firstSequence, last: after.lastSequence)
+    }
+
+    /// Deletes `name` and ends its subscriptions with reason `stream deleted`.
+    func deleteStream(_ name: String) throws {
+        try StreamName.validate(name)
+        guard try log.streamInfo(name) != nil else { throw notFound(name) }
+        try entry(for: name).window.withLock { _ in try log.deleteStream(name) }
+        forget(name)
+        endSubscriptions(to: name, reason: .streamDeleted, message: "the stream \"\(name)\" was deleted.")
+    }
+
+    private func report(first: UInt64, newFirst: UInt64, last: UInt64) -> (removed: UInt64, firstSequence: UInt64) {
+        let removed = newFirst > first ? newFirst - first : 0
+        return (removed, newFirst > last ? 0 : newFirst)
+    }
+
+    /// The first sequence a truncation would keep, by the same rules as the log's own truncation.
+    private func firstKept(_ info: LogStreamInfo, _ truncation: Truncation) throws -> UInt64 {
+        let first = info.firstSequence, end = info.lastSequence + 1
+        switch truncation {
+        case let .beforeSequence(sequence):
+            return max(first, min(sequence, end))
+        case let .keepLast(count):
+            return info.lastSequence >= count ? max(first, info.lastSequence - count + 1) : first
+        case let .olderThan(microseconds):
+            var found = end
+            try log.read(info.name, from: .since(microseconds: microseconds)) { event in
+                found = event.sequence
+                return false
+            }
+            return max(first, found)
+        }
+    }
+
+    private func notFound(_ name: String) -> ServerError {
+        ServerError(.streamNotFound, "no stream named \"\(name)\" exists; publish to it or create it with CREATE_STREAM first.")
+    }
+}

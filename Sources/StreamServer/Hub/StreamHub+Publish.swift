@@ -1,0 +1,104 @@
+import EventLog
+import StreamProtocol
+
+/// What a publish stored: one entry per event asked for, and the timestamp of the commit.
+struct PublishOutcome: Sendable, Equatable {
+    var entries: [ServerMessage.PublishedEntry]
+    /// Each entry's timestamp: the commit's, or for a remembered duplicate its original's.
+    var timestamps: [Int64]
+    /// The commit's timestamp (for a batch of duplicates only, the last original's).
+    var timestamp: Int64
+}
+
+extension StreamHub {
+    /// One event of a publish.
+    struct Submission: Sendable {
+        var messageID: String?
+        var payload: [UInt8]
+    }
+
+    /// Appends `submissions` to `stream` (creating it with the default policy if it is missing) and
+    /// returns once they are committed.
+    ///
+    /// Ids the stream's window remembers are not stored again: their entry carries the original
+    /// sequence and `duplicate`. An id repeated inside the batch is stored once. Duplicates are
+    /// resolved before `expectedLastSequence` is checked, so a retried conditional publish that was
+    /// stored the first time gets its original sequence rather than `wrong_last_sequence`.
+    func publish(to stream: String, expectedLastSequence: UInt64?, _ submissions: [Submission]) throws -> PublishOutcome {
+        try StreamName.validate(stream)
+        guard !submissions.isEmpty else {
+            throw ServerError(.invalidArgument, "PUBLISH_BATCH to \"\(stream)\" has no events; send at least one.")
+        }
+        let entry = entry(for: stream)
+        return try entry.window.withLock { window throws -> PublishOutcome in
+            var entries = [ServerMessage.PublishedEntry?](repeating: nil, count: submissions.count)
+            var timestamps = [Int64](repeating: 0, count: submissions.count)
+            var fresh: [[UInt8]] = []
+            var freshSlot: [Int] = []
+            var firstInBatch: [String: Int] = [:]
+            var repeatsInBatch: [(slot: Int, fresh: Int)] = []
+            var duplicateTimestamp: Int64 = 0
+            for (slot, submission) in submissions.enumerated() {
+                if let id = submission.messageID {
+                    if let original = window.original(of: id) {
+                        entries[slot] = .init(sequence: original.sequence, duplicate: true)
+                        timestamps[slot] = original.timestamp
+                        duplicateTimestamp = original.timestamp
+                        continue
+                    }
+                    if let earlier = firstInBatch[id] {
+                        repeatsInBatch.append((slot, earlier))
+                        continue
+                    }
+                    firstInBatch[id] = fresh.count
+                }
+                freshSlot.append(slot)
+                fresh.append(submission.payload)
+            }
+            guard !fresh.isEmpty else {
+                return PublishOutcome(entries: entries.map { $0! }, timestamps: timestamps, timestamp: duplicateTimestamp)
+            }
+            if let expected = expectedLastSequence {
+                let actual = try log.streamInfo(stream)?.lastSequence ?? 0
+                guard actual == expected else {
+                    throw ServerError(
+                        .wrongLastSequence,
+                        "expected the last sequence of \"\(stream)\" to be \(expected), but it is \(actual); nothing was stored. Read the stream and retry with \(actual).")
+                }
+            }
+            let receipt = try appendCreatingStream(fresh, to: stream)
+            for (index, slot) in freshSlot.enumerated() {
+                let sequence = receipt.firstSequence + UInt64(index)
+                entries[slot] = .init(sequence: sequence)
+                timestamps[slot] = receipt.timestamp
+                if let id = submissions[slot].messageID {
+                    window.remember(id, sequence: sequence, timestamp: receipt.timestamp)
+                }
+            }
+            for (slot, index) in repeatsInBatch {
+                entries[slot] = .init(sequence: receipt.firstSequence + UInt64(index), duplicate: true)
+                timestamps[slot] = receipt.timestamp
+            }
+            return PublishOutcome(entries: entries.map { $0! }, timestamps: timestamps, timestamp: receipt.timestamp)
+        }
+    }
+
+    private func appendCreatingStream(_ payloads: [[UInt8]], to stream: String) throws -> AppendReceipt {
+        do {
+            return try append(payloads, to: stream)
+        } catch let error as EventLogError where error.code == .streamNotFound {
+            do {
+                try ensureStreamWithinLimit(stream)
+            } catch {
+                // Keep no lock or window for a stream that was never made, so refused names cost nothing.
+                forget(stream)
+                throw error
+            }
+            return try append(payloads, to: stream)
+        }
+    }
+
+    private func append(_ payloads: [[UInt8]], to stream: String) throws -> AppendReceipt {
+        payloads.count == 1 ? try log.append(payloads[0], to: stream) : try log.append(contentsOf: payloads, to: stream)
+    }
+}

@@ -1,0 +1,109 @@
+import EventLog
+import StreamProtocol
+import Synchronization
+
+/// The daemon's engine: one event log served to many connections, under one set of limits.
+///
+/// A hub holds, per stream, the lock that makes a publish with `expected_last_sequence` atomic with
+/// respect to every other publish through this hub, and the window of recent message ids. It also
+/// knows every live subscription, to count them and to end them when their stream is deleted.
+/// Thread-safety: Sendable; every method may be called from any thread; publishes to one stream are
+/// serialized by that stream's lock, publishes to different streams run in parallel.
+public final class StreamHub: Sendable {
+    /// The protocol versions this server speaks.
+    public static let supportedVersions: ClosedRange<UInt16> = 1...1
+
+    /// The log every connection reads and writes.
+    public let log: EventLog
+    /// The limits every connection is held to.
+    public let limits: ServerLimits
+    /// The name announced in `WELCOME`.
+    public let serverName: String
+
+    private let streams = Mutex<[String: StreamEntry]>([:])
+    private let subscriptions = Mutex<[String: [ObjectIdentifier: Subscription]]>([:])
+
+    /// A hub serving `log` under `limits`, announcing itself as `serverName`.
+    public init(log: EventLog, limits: ServerLimits = ServerLimits(), serverName: String = "streamd") {
+        self.log = log
+        self.limits = limits
+        self.serverName = serverName
+    }
+
+    /// The number of live subscriptions to `stream`, over all connections.
+    public func subscriberCount(of stream: String) -> Int {
+        subscriptions.withLock { $0[stream]?.count ?? 0 }
+    }
+
+    // MARK: Streams
+
+    /// The lock and de-duplication window of `stream`, made on first use.
+    func entry(for stream: String) -> StreamEntry {
+        streams.withLock { entries in
+            if let entry = entries[stream] { return entry }
+            let entry = StreamEntry(window: limits.deduplicationWindow)
+            entries[stream] = entry
+            return entry
+        }
+    }
+
+    /// Creates `stream` with `policy` unless the stream limit is reached.
+    @discardableResult
+    func ensureStreamWithinLimit(_ stream: String, policy: LogStreamPolicy = LogStreamPolicy()) throws -> LogStreamInfo {
+        if let existing = try log.streamInfo(stream) { return existing }
+        let count = try log.streams().count
+        guard count < limits.maximumStreams else {
+            throw ServerError(.limitExceeded, "the server holds \(count) streams, its maximum; delete streams or raise the limit before creating \"\(stream)\".")
+        }
+        return try log.ensureStream(stream, policy: policy)
+    }
+
+    /// The wire view of a stream's catalog entry.
+    func wireInfo(_ info: LogStreamInfo) throws -> StreamProtocol.StreamInfo {
+        var firstTime: Int64 = 0
+        if info.retainedCount > 0 {
+            try log.read(info.name, from: .allRetained) { event in
+                firstTime = event.timestamp
+                return false
+            }
+        }
+        return PolicyMapping.wireInfo(info, firstTime: firstTime, subscribers: subscriberCount(of: info.name))
+    }
+
+    /// Removes `stream`'s lock and window once the stream is gone.
+    func forget(_ stream: String) {
+        _ = streams.withLock { $0.removeValue(forKey: stream) }
+    }
+
+    // MARK: Subscriptions
+
+    func register(_ subscription: Subscription) {
+        subscriptions.withLock { $0[subscription.stream, default: [:]][ObjectIdentifier(subscription)] = subscription }
+    }
+
+    func unregister(_ subscription: Subscription) {
+        subscriptions.withLock { all in
+            all[subscription.stream]?[ObjectIdentifier(subscription)] = nil
+            if all[subscription.stream]?.isEmpty == true { all[subscription.stream] = nil }
+        }
+    }
+
+    /// Ends every subscription to `stream` (deleted) with `SUBSCRIPTION_ENDED`.
+    func endSubscriptions(to stream: String, reason: SubscriptionEndReason, message: String) {
+        let ending = subscriptions.withLock { Array(($0[stream] ?? [:]).values) }
+        for subscription in ending {
+            subscription.end(reason: reason, message: message, replyTo: subscription.requestID)
+        }
+    }
+}
+
+/// One stream's publish lock and its recent message ids.
+///
+/// Thread-safety: Sendable; the window sits in a Mutex held for the whole of a publish.
+final class StreamEntry: Sendable {
+    let window: Mutex<DeduplicationWindow>
+
+    init(window capacity: Int) {
+        window = Mutex(DeduplicationWindow(capacity: capacity))
+    }
+}

@@ -1,0 +1,106 @@
+import EventLog
+import StreamProtocol
+
+extension ConnectionSession {
+    /// Handles one request of an open connection and sends its reply.
+    func handle(_ message: ClientMessage, requestID: UInt32) {
+        do {
+            if let reply = try reply(to: message, requestID: requestID) {
+                send(reply, requestID: requestID)
+            }
+        } catch {
+            send(ServerError.from(error).reply, requestID: requestID)
+        }
+    }
+
+    /// The reply to `message`, or nil when the handler sent it itself (or none is due).
+    private func reply(to message: ClientMessage, requestID: UInt32) throws -> ServerMessage? {
+        switch message {
+        case .hello:
+            // The connection state answers HELLO; an open connection never dispatches it.
+            return nil
+        case let .ping(nonce):
+            return .pong(nonce: nonce)
+        case let .publish(publish):
+            let outcome = try hub.publish(
+                to: publish.stream, expectedLastSequence: publish.expectedLastSequence,
+                [.init(messageID: publish.messageID, payload: publish.payload)])
+            let entry = outcome.entries[0]
+            return .published(sequence: entry.sequence, timestamp: outcome.timestamps[0], duplicate: entry.duplicate)
+        case let .publishBatch(batch):
+            let outcome = try hub.publish(
+                to: batch.stream, expectedLastSequence: batch.expectedLastSequence,
+                batch.entries.map { .init(messageID: $0.messageID, payload: $0.payload) })
+            return .publishedBatch(entries: outcome.entries, timestamp: outcome.timestamp)
+        case let .subscribe(subscribe):
+            try self.subscribe(subscribe, requestID: requestID)
+            return nil
+        case let .credit(id, credit):
+            guard let subscription = subscription(id) else { throw unknownSubscription(id) }
+            subscription.addCredit(credit)
+            return nil
+        case let .unsubscribe(id):
+            guard let subscription = subscription(id),
+                subscription.end(reason: .unsubscribed, message: "unsubscribed", replyTo: requestID)
+            else { throw unknownSubscription(id) }
+            return nil
+        case let .createStream(name, policy):
+            return .streamInfo(try hub.createStream(name, policy: policy))
+        case let .configureStream(name, policy):
+            return .streamInfo(try hub.configureStream(name, policy: policy))
+        case let .getStreamInfo(name):
+            return .streamInfo(try hub.streamInfo(name))
+        case .listStreams:
+            return .streamList(try hub.listStreams())
+        case let .truncateStream(name, truncation, dryRun):
+            let result = try hub.truncate(name, truncation, dryRun: dryRun)
+            return .truncated(removed: result.removed, firstSequence: result.firstSequence)
+        case let .deleteStream(name):
+            try hub.deleteStream(name)
+            return .ok
+        }
+    }
+
+    /// Publishes several pipelined `PUBLISH` requests to one stream in one commit, answering each
+    /// with its own `PUBLISHED`, in order; if the commit fails, each gets the same `ERROR`.
+    func handlePublishes(_ group: [(publish: ClientMessage.Publish, requestID: UInt32)]) {
+        do {
+            let outcome = try hub.publish(
+                to: group[0].publish.stream, expectedLastSequence: nil,
+                group.map { .init(messageID: $0.publish.messageID, payload: $0.publish.payload) })
+            for (index, request) in group.enumerated() {
+                let entry = outcome.entries[index]
+                send(.published(sequence: entry.sequence, timestamp: outcome.timestamps[index], duplicate: entry.duplicate), requestID: request.requestID)
+            }
+        } catch {
+            let reply = ServerError.from(error).reply
+            for request in group { send(reply, requestID: request.requestID) }
+        }
+    }
+
+    /// Opens a subscription: `SUBSCRIBED` first, then its events as credit allows.
+    private func subscribe(_ request: ClientMessage.Subscribe, requestID: UInt32) throws {
+        if let refusal = reserveSubscription(request.subscriptionID) { throw refusal }
+        let subscription = Subscription(
+            id: request.subscriptionID, requestID: requestID, stream: request.stream, hub: hub,
+            send: { [weak self] message, requestID in self?.send(message, requestID: requestID) },
+            onEnded: { [weak self] subscription in self?.removeSubscription(subscription) })
+        let next: UInt64
+        do {
+            next = try subscription.open(from: request.start, credit: request.credit)
+        } catch {
+            _ = settleReservation(request.subscriptionID, with: nil)
+            throw error
+        }
+        guard settleReservation(request.subscriptionID, with: subscription) else {
+            subscription.end(reason: .unsubscribed, message: "", replyTo: nil)
+            return
+        }
+        send(.subscribed(subscriptionID: request.subscriptionID, nextSequence: next), requestID: requestID)
+        subscription.activate()
+    }
+
+    private func unknownSubscription(_ id: UInt32) -> ServerError {
+        ServerError(.subscriptionNotFound, "no live subscription with id \(id) on this connection.")
+    }
+}

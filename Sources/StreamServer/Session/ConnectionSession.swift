@@ -1,0 +1,245 @@
+import StreamProtocol
+import Synchronization
+
+/// The server side of one client connection, without any networking: bytes in, frames out.
+///
+/// `receive` cuts the inbound bytes into frames (however they are split), checks the handshake,
+/// handles each request and answers through `output` with encoded frames. Requests are answered in
+/// order; `EVENTS` of subscriptions are sent from their own queues and interleave with replies.
+/// A publish is answered only after its commit, on the thread that called `receive`; consecutive
+/// `PUBLISH` frames to one stream that arrive in one `receive` call share one commit, so a client
+/// that pipelines publishes gets group commit. A fatal protocol error (codes below 10) ends the
+/// subscriptions, is answered with `ERROR` as the session's last frame, and closes the session:
+/// `isClosed` turns true and later bytes are ignored. Frames before the bad one are still handled.
+///
+/// Thread-safety: Sendable. `receive` must be called by one thread at a time (as a channel handler
+/// does); `close` and everything else may be called from any thread. `output` is called from several
+/// threads (the receiving one and the subscriptions' queues) and must be safe for that; it is never
+/// called while a lock of the session is held.
+public final class ConnectionSession: Sendable {
+    /// The hub this connection is served by.
+    public let hub: StreamHub
+
+    private struct Inbound {
+        var decoder: FrameDecoder
+        var connection: ConnectionState
+    }
+
+    private struct Subscriptions {
+        var live: [UInt32: Subscription] = [:]
+        /// Ids between the `SUBSCRIBE` check and the subscription's opening.
+        var reserved: Set<UInt32> = []
+        var closed = false
+    }
+
+    private let output: @Sendable ([UInt8]) -> Void
+    private let inbound: Mutex<Inbound>
+    private let subscriptions = Mutex(Subscriptions())
+    private let silenced = Atomic<Bool>(false)
+
+    /// A session of `hub` that writes its encoded frames to `output`.
+    public init(hub: StreamHub, output: @escaping @Sendable ([UInt8]) -> Void) {
+        self.hub = hub
+        self.output = output
+        let limits = hub.limits
+        inbound = Mutex(Inbound(
+            decoder: FrameDecoder(maximumLength: limits.maximumFrameLength),
+            connection: ConnectionState(
+                supportedVersions: StreamHub.supportedVersions,
+                maximumFrameLength: UInt32(clamping: limits.maximumFrameLength),
+                maximumSubscriptions: UInt32(clamping: limits.maximumSubscriptionsPerConnection),
+                serverName: hub.serverName)))
+    }
+
+    // A session dropped without `close` (a lost connection) must not leave subscriptions behind in
+    // the hub: they hold the hub and their stream's observation until they end.
+    deinit { endSubscriptions() }
+
+    /// Whether the session is closed (after a fatal error or `close`).
+    public var isClosed: Bool { inbound.withLock { $0.connection.isClosed } }
+
+    /// The number of live subscriptions.
+    public var subscriptionCount: Int { subscriptions.withLock { $0.live.count } }
+
+    private enum Step {
+        case handle(ClientMessage, requestID: UInt32)
+        case send(ServerMessage, requestID: UInt32)
+        case closeThenSend(ServerMessage, requestID: UInt32)
+    }
+
+    /// Feeds bytes received from the client, in any split; handles every whole frame among them.
+    public func receive(_ bytes: some Collection<UInt8>) {
+        let steps = inbound.withLock { inbound -> [Step] in
+            guard !inbound.connection.isClosed else { return [] }
+            inbound.decoder.append(bytes)
+            var steps: [Step] = []
+            while true {
+                let frame: Frame
+                let message: ClientMessage
+                do {
+                    guard let next = try inbound.decoder.next() else { break }
+                    frame = next
+                } catch {
+                    Self.append(inbound.connection.failed(Self.protocolError(error)), requestID: 0, to: &steps)
+                    break
+                }
+                do {
+                    message = try ClientMessage(frame)
+                } catch {
+                    Self.append(inbound.connection.failed(Self.protocolError(error)), requestID: frame.requestID, to: &steps)
+                    break
+                }
+                let action = inbound.connection.received(message)
+                if action == .dispatch {
+                    steps.append(.handle(message, requestID: frame.requestID))
+                } else {
+                    Self.append(action, requestID: frame.requestID, to: &steps)
+                }
+                if inbound.connection.isClosed { break }
+            }
+            return steps
+        }
+        var index = 0
+        while index < steps.count {
+            let group = publishGroup(in: steps, from: index)
+            if group.count > 1 {
+                handlePublishes(group)
+                index += group.count
+                continue
+            }
+            switch steps[index] {
+            case let .handle(message, requestID): handle(message, requestID: requestID)
+            case let .send(message, requestID): send(message, requestID: requestID)
+            case let .closeThenSend(message, requestID):
+                endSubscriptions()
+                send(message, requestID: requestID)
+                silenced.store(true, ordering: .releasing)
+            }
+            index += 1
+        }
+    }
+
+    /// The pipelined `PUBLISH` requests from `start` on that can share one commit: consecutive, to one
+    /// stream, without `expected_last_sequence` (which must be checked alone), and each small enough
+    /// for the log (so one oversize event cannot fail its neighbours).
+    private func publishGroup(in steps: [Step], from start: Int) -> [(publish: ClientMessage.Publish, requestID: UInt32)] {
+        let maximumBytes = hub.log.options.maximumEventBytes
+        func groupable(_ step: Step) -> (publish: ClientMessage.Publish, requestID: UInt32)? {
+            guard case let .handle(.publish(publish), requestID) = step, publish.expectedLastSequence == nil,
+                publish.payload.count <= maximumBytes
+            else { return nil }
+            return (publish, requestID)
+        }
+        guard let first = groupable(steps[start]) else { return [] }
+        var group = [first]
+        var index = start + 1
+        while index < steps.count, group.count < Self.maximumPublishGroup, let next = groupable(steps[index]),
+            next.publish.stream == first.publish.stream
+        {
+            group.append(next)
+            index += 1
+        }
+        return group
+    }
+
+    /// The most pipelined publishes merged into one commit.
+    private static let maximumPublishGroup = 1024
+
+    /// Closes the session: ends its subscriptions without a frame and ignores later bytes.
+    public func close() {
+        inbound.withLock { $0.connection.close() }
+        endSubscriptions()
+        silenced.store(true, ordering: .releasing)
+    }
+
+    /// Tells the client the server is stopping: each subscription ends with `SUBSCRIPTION_ENDED`
+    /// (reason: server shutting down), then `ERROR shutting_down` (request id 0), and the session closes.
+    public func shutDown() {
+        inbound.withLock { $0.connection.close() }
+        let ending = subscriptions.withLock { table -> [Subscription] in
+            table.closed = true
+            return Array(table.live.values)
+        }
+        for subscription in ending {
+            subscription.end(reason: .serverShuttingDown, message: "the server is shutting down.", replyTo: subscription.requestID)
+        }
+        send(.error(code: .shuttingDown, message: "the server is shutting down; reconnect later."), requestID: 0)
+        silenced.store(true, ordering: .releasing)
+    }
+
+    private static func protocolError(_ error: any Error) -> ProtocolError {
+        error as? ProtocolError ?? .malformed("\(error)")
+    }
+
+    private static func append(_ action: ConnectionState.Action, requestID: UInt32, to steps: inout [Step]) {
+        switch action {
+        case .dispatch, .ignore: break
+        case let .reply(message): steps.append(.send(message, requestID: requestID))
+        case let .replyAndClose(message): steps.append(.closeThenSend(message, requestID: requestID))
+        }
+    }
+
+    // MARK: Output
+
+    /// Encodes and writes `message`, unless the session was closed.
+    func send(_ message: ServerMessage, requestID: UInt32) {
+        guard !silenced.load(ordering: .acquiring) else { return }
+        let bytes: [UInt8]
+        do {
+            bytes = try message.encoded(requestID: requestID)
+        } catch {
+            guard let fallback = try? ServerMessage.error(code: .internal, message: "a reply could not be encoded: \(error)").encoded(requestID: requestID) else { return }
+            bytes = fallback
+        }
+        output(bytes)
+    }
+
+    // MARK: Subscriptions
+
+    private func endSubscriptions() {
+        let ending = subscriptions.withLock { table -> [Subscription] in
+            table.closed = true
+            return Array(table.live.values)
+        }
+        for subscription in ending {
+            subscription.end(reason: .unsubscribed, message: "", replyTo: nil)
+        }
+    }
+
+    /// Reserves `id` for a new subscription, or says why it cannot be had.
+    func reserveSubscription(_ id: UInt32) -> ServerError? {
+        subscriptions.withLock { table in
+            if table.closed { return ServerError(.shuttingDown, "the connection is closing.") }
+            if table.live[id] != nil || table.reserved.contains(id) {
+                return ServerError(.subscriptionIDInUse, "subscription id \(id) is already live on this connection; pick another id or unsubscribe it first.")
+            }
+            let maximum = hub.limits.maximumSubscriptionsPerConnection
+            guard table.live.count + table.reserved.count < maximum else {
+                return ServerError(.limitExceeded, "this connection already holds \(maximum) subscriptions, the maximum; unsubscribe some first.")
+            }
+            table.reserved.insert(id)
+            return nil
+        }
+    }
+
+    /// Turns a reservation into a live subscription (or drops it when `subscription` is nil).
+    /// Returns false if the session closed meanwhile.
+    func settleReservation(_ id: UInt32, with subscription: Subscription?) -> Bool {
+        subscriptions.withLock { table in
+            table.reserved.remove(id)
+            guard let subscription, !table.closed else { return false }
+            table.live[id] = subscription
+            return true
+        }
+    }
+
+    func subscription(_ id: UInt32) -> Subscription? {
+        subscriptions.withLock { $0.live[id] }
+    }
+
+    func removeSubscription(_ subscription: Subscription) {
+        subscriptions.withLock { table in
+            if table.live[subscription.id] === subscription { table.live[subscription.id] = nil }
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import Dispatch
+import EventLog
+import StreamProtocol
+import Synchronization
+
+/// One subscription of one connection: catch-up from the log, then live events, under credit.
+///
+/// Live commits arrive on the log's notification queue and are buffered only while the subscription
+/// keeps up: the buffer holds at most `maximumBufferedEvents` events (and about
+/// `maximumBufferedBytes`). A commit that does not fit, or that does not follow the buffer without a
+/// gap, drops the buffer ("detaches"); the subscription then reads the log on disk from its next
+/// sequence, as a Kafka consumer would, and re-attaches once a read finds nothing newer than the
+/// last commit it was told about. So a slow or creditless subscriber never loses an event, never
+/// blocks a publisher, and costs a bounded amount of memory.
+///
+/// Frames are sent from the subscription's own serial queue, so its `EVENTS` keep sequence order.
+/// Thread-safety: Sendable; state sits in a Mutex, and frames are sent outside it.
+final class Subscription: Sendable {
+    /// The client's id for the subscription.
+    let id: UInt32
+    /// The `SUBSCRIBE` request the subscription's `EVENTS` answer.
+    let requestID: UInt32
+    /// The stream followed.
+    let stream: String
+
+    private let hub: StreamHub
+    private let send: @Sendable (ServerMessage, UInt32) -> Void
+    private let onEnded: @Sendable (Subscription) -> Void
+    private let state = Mutex(SubscriptionState())
+    private let queue: DispatchQueue
+
+    init(
+        id: UInt32, requestID: UInt32, stream: String, hub: StreamHub,
+        send: @escaping @Sendable (ServerMessage, UInt32) -> Void,
+        onEnded: @escaping @Sendable (Subscription) -> Void
+    ) {
+        self.id = id
+        self.requestID = requestID
+        self.stream = stream
+        self.hub = hub
+        self.send = send
+        self.onEnded = onEnded
+        queue = DispatchQueue(label: "streamd.subscription.\(id)")
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
+    }
+
+    /// Marks each subscription's queue, so `end` called from its own delivery (say, by an `output`
+    /// that closes the session) does not wait for itself.
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+    private var isOnQueue: Bool { DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) }
+
+    /// Starts observing the stream and resolves `start`; returns the first sequence to deliver.
+    ///
+    /// Nothing is sent until `activate`, so the caller can send `SUBSCRIBED` first. A stream that
+    /// does not exist is `stream_not_found` (subscribing does not create streams, publishing does).
+    func open(from start: StartPosition, credit: UInt32) throws -> UInt64 {
+        try StreamName.validate(stream)
+        // Observe before resolving the start: every later commit is then seen, at least as `lastSeen`.
+        let observation = hub.log.observeAppends(to: stream) { [weak self] append in self?.receiveLive(append) }
+        do {
+            let next = try hub.log.events(in: stream, from: PolicyMapping.readPosition(start)).nextSequence
+            state.withLock { state in
+                state.nextSequence = next
+                state.credit = UInt64(credit)
+                state.observation = observation
+            }
+            hub.register(self)
+            return next
+        } catch {
+            observation.cancel()
+            throw error
+        }
+    }
+
+    /// Lets the subscription send, once `SUBSCRIBED` is out.
+    func activate() {
+        let schedule = state.withLock { state in
+            state.started = true
+            return state.claimPump()
+        }
+        if schedule { queue.async { self.pump() } }
+    }
+
+    /// Adds `credit` events the client is ready for.
+    func addCredit(_ credit: UInt32) {
+        let schedule = state.withLock { state in
+            let (sum, overflow) = state.credit.addingReportingOverflow(UInt64(credit))
+            state.credit = overflow ? .max : sum
+            return state.claimPump()
+        }
+        if schedule { queue.async { self.pump() } }
+    }
+
+    /// Ends the subscription: no frame of it follows, except `SUBSCRIPTION_ENDED` answering
+    /// `replyTo` when it is given. Returns false if it had ended already.
+    @discardableResult
+    func end(reason: SubscriptionEndReason, message: String, replyTo requestID: UInt32?) -> Bool {
+        guard finish() else { return false }
+        // Wait for a delivery in flight, so nothing of this subscription follows its end.
+        if !isOnQueue { queue.sync {} }
+        if let requestID { send(.subscriptionEnded(subscriptionID: id, reason: reason, message: message), requestID) }
+        return true
+    }
+
+    /// Returns once the delivery work queued so far has run (for tests).
+    func waitForDelivery() {
+        if !isOnQueue { queue.sync {} }
+    }
+
+    /// Live events held in memory, for tests of the bound.
+    var bufferedEventCount: Int { state.withLock { $0.buffer.count } }
+
+    /// Whether live events are buffered (true) or read from the log (false).
+    var isAttached: Bool { state.withLock { $0.attached } }
+
+    // MARK: Delivery
+
+    private func finish() -> Bool {
+        let observation: AppendObservation?? = state.withLock { state in
+            guard !state.ended else { return .none }
+            state.ended = true
+            state.dropBuffer()
+            defer { state.observation = nil }
+            return .some(state.observation)
+        }
+        guard case let .some(observation) = observation else { return false }
+        observation?.cancel()
+        hub.unregister(self)
+        onEnded(self)
+        return true
+    }
+
+    private func receiveLive(_ append: CommittedAppend) {
+        let limits = hub.limits
+        let schedule = state.withLock { state in
+            guard !state.ended else { return false }
+            for event in append.events { state.offer(event, limits: limits) }
+            return state.claimPump()
+        }
+        if schedule { queue.async { self.pump() } }
+    }
+
+    /// Sends what credit allows, from the buffer or the log, until there is nothing to send.
+    /// Runs only on `queue`.
+    private func pump() {
+        let limits = hub.limits
+        var emptyReads = 0
+        while true {
+            switch state.withLock({ $0.nextStep(limits: limits) }) {
+            case .stop:
+                return
+            case let .deliver(events):
+                deliver(events)
+            case let .read(from, limit):
+                var events: [LogEvent] = []
+                var bytes = 0
+                do {
+                    try hub.log.read(stream, from: .from(sequence: from)) { event in
+                        events.append(event.copy())
+                        bytes += event.payload.count
+                        return events.count < limit && bytes < limits.maximumEventBytesPerFrame
+                    }
+                } catch {
+                    endFromPump(error)
+                    return
+                }
+                let outcome = state.withLock { $0.afterRead(events, retry: emptyReads < 3) }
+                switch outcome {
+                case .stop: return
+                case .deliver: deliver(events)
+                case .retry: emptyReads += 1
+                case .attached: break
+                }
+            }
+        }
+    }
+
+    private func deliver(_ events: [LogEvent]) {
+        send(.events(subscriptionID: id, events: events.map(PolicyMapping.wireEvent)), requestID)
+    }
+
+    /// Ends after a failed read; on the queue, so it must not wait for the queue.
+    private func endFromPump(_ error: any Error) {
+        state.withLock { $0.pumpScheduled = false }
+        guard finish() else { return }
+        let reason: SubscriptionEndReason
+        let message: String
+        if let error = error as? EventLogError, error.code == .streamNotFound {
+            (reason, message) = (.streamDeleted, "the stream \"\(stream)\" no longer exists.")
+        } else {
+            (reason, message) = (.error, ServerError.from(error).message)
+        }
+        send(.subscriptionEnded(subscriptionID: id, reason: reason, message: message), requestID)
+    }
+}

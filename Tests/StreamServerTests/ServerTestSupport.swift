@@ -1,0 +1,186 @@
+import EventLog
+import Foundation
+import Synchronization
+import StreamProtocol
+import Testing
+
+@testable import StreamServer
+
+/// An event log in a fresh temporary directory, removed when the value goes away.
+final class TemporaryLog: Sendable {
+    let directory: String
+    let log: EventLog
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "streamserver-tests-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        log = try EventLog(path: directory + "/log.sqlite")
+    }
+
+    deinit {
+        log.close()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// One decoded frame the server sent.
+struct Received: Sendable, Equatable {
+    let requestID: UInt32
+    let message: ServerMessage
+}
+
+/// Collects a session's output frames, decoding them with the protocol's own decoder and messages.
+///
+/// `@unchecked Sendable` is safe because every stored property is touched only while `condition`
+/// is locked.
+final class FrameCollector: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var decoder = FrameDecoder(maximumLength: Int(UInt32.max))
+    private var frames: [Received] = []
+    private var problems: [String] = []
+
+    /// Takes the bytes of one `output` call.
+    func take(_ bytes: [UInt8]) {
+        condition.lock()
+        defer {
+            condition.broadcast()
+            condition.unlock()
+        }
+        decoder.append(bytes)
+        do {
+            while let frame = try decoder.next() {
+                frames.append(Received(requestID: frame.requestID, message: try ServerMessage(frame)))
+            }
+        } catch {
+            problems.append("\(error)")
+        }
+    }
+
+    /// Every frame received so far.
+    var received: [Received] {
+        condition.lock()
+        defer { condition.unlock() }
+        return frames
+    }
+
+    /// Bytes that did not decode as server frames (none, in a correct server).
+    var decodingProblems: [String] {
+        condition.lock()
+        defer { condition.unlock() }
+        return problems
+    }
+
+    /// Waits (up to `timeout` seconds) until `done` holds for the frames received, and returns them;
+    /// nil on timeout. Waiting is on a condition signalled by each output, never a sleep.
+    func wait(timeout: TimeInterval = 20, until done: ([Received]) -> Bool) -> [Received]? {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !done(frames) {
+            guard condition.wait(until: deadline) else { return done(frames) ? frames : nil }
+        }
+        return frames
+    }
+}
+
+/// A client of a session in the same process: it sends encoded frames and reads decoded replies.
+final class TestClient: Sendable {
+    let collector = FrameCollector()
+    let session: ConnectionSession
+    private let nextRequestID = Mutex<UInt32>(1)
+
+    init(hub: StreamHub) {
+        let collector = self.collector
+        session = ConnectionSession(hub: hub) { bytes in collector.take(bytes) }
+    }
+
+    /// A client that has said HELLO and got WELCOME.
+    static func connected(to hub: StreamHub) throws -> TestClient {
+        let client = TestClient(hub: hub)
+        let reply = try client.request(.hello(minVersion: 1, maxVersion: 1, clientName: "test"))
+        guard case .welcome = reply else { throw TestFailure("no WELCOME: \(reply)") }
+        return client
+    }
+
+    func makeRequestID() -> UInt32 {
+        nextRequestID.withLock { id in
+            defer { id += 1 }
+            return id
+        }
+    }
+
+    /// Sends `message` under a fresh request id and returns that id.
+    @discardableResult
+    func send(_ message: ClientMessage) throws -> UInt32 {
+        let id = makeRequestID()
+        session.receive(try message.encoded(requestID: id))
+        return id
+    }
+
+    /// Sends `message` and waits for the first reply to it that is not `EVENTS`.
+    func request(_ message: ClientMessage) throws -> ServerMessage {
+        let id = try send(message)
+        guard let frames = collector.wait(until: { $0.contains { $0.requestID == id && !$0.message.isEvents } }) else {
+            throw TestFailure("no reply to \(message)")
+        }
+        return frames.first { $0.requestID == id && !$0.message.isEvents }!.message
+    }
+
+    /// The events received on subscription `id`, in arrival order.
+    func events(of id: UInt32) -> [WireEvent] {
+        collector.received.flatMap { frame -> [WireEvent] in
+            if case let .events(subscription, events) = frame.message, subscription == id { return events }
+            return []
+        }
+    }
+
+    /// Waits until subscription `id` has received `count` events and returns them.
+    func waitForEvents(of id: UInt32, count: Int) throws -> [WireEvent] {
+        _ = collector.wait { frames in
+            frames.reduce(0) { total, frame in
+                if case let .events(subscription, events) = frame.message, subscription == id { return total + events.count }
+                return total
+            } >= count
+        }
+        let events = events(of: id)
+        guard events.count >= count else { throw TestFailure("subscription \(id) got \(events.count) of \(count) events") }
+        return events
+    }
+
+    /// Publishes `payload` and returns the sequence it got.
+    @discardableResult
+    func publish(_ payload: [UInt8], to stream: String) throws -> UInt64 {
+        let reply = try request(.publish(.init(stream: stream, payload: payload)))
+        guard case let .published(sequence, _, _) = reply else { throw TestFailure("publish failed: \(reply)") }
+        return sequence
+    }
+}
+
+
+struct TestFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+extension ServerMessage {
+    var isEvents: Bool {
+        if case .events = self { return true }
+        return false
+    }
+
+    var errorCode: ErrorCode? {
+        if case let .error(code, _) = self { return code }
+        return nil
+    }
+}
+
+/// A hub over a temporary log.
+func makeHub(_ configure: (inout ServerLimits) -> Void = { _ in }) throws -> (StreamHub, TemporaryLog) {
+    let storage = try TemporaryLog()
+    var limits = ServerLimits()
+    configure(&limits)
+    return (StreamHub(log: storage.log, limits: limits), storage)
+}
+
+/// Payload bytes for event number `index`.
+func payload(_ index: Int) -> [UInt8] { Array("event-\(index)".utf8) }
