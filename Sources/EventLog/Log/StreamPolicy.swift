@@ -50,6 +50,34 @@ public struct ReadPosition: Hashable, Sendable, CustomStringConvertible {
         case .sinceTime: "since(microseconds: \(argument))"
         }
     }
+
+    /// The position spelled out, for code that maps it to another representation (a wire protocol).
+    public enum Start: Hashable, Sendable {
+        /// The stream's own replay position.
+        case streamDefault
+        /// Every retained event.
+        case allRetained
+        /// The last N events.
+        case last(UInt64)
+        /// From this sequence, inclusive.
+        case fromSequence(UInt64)
+        /// Events at or after this time.
+        case since(microseconds: Int64)
+        /// Only events appended from now on.
+        case onlyNew
+    }
+
+    /// The position spelled out.
+    public var start: Start {
+        switch kind {
+        case .streamDefault: .streamDefault
+        case .allRetained: .allRetained
+        case .last: .last(UInt64(max(0, argument)))
+        case .fromSequence: .fromSequence(UInt64(max(0, argument)))
+        case .sinceTime: .since(microseconds: argument)
+        case .onlyNew: .onlyNew
+        }
+    }
 }
 
 /// A stream's retention limits and the position late subscribers start at by default.

@@ -16,25 +16,15 @@ enum PolicyMapping {
     }
 
     /// The wire's start position for a log read position.
-    ///
-    /// `ReadPosition` keeps its kind internal, so the public description is parsed; an unknown form
-    /// falls back to `.all`, the log's own default.
     static func startPosition(_ position: ReadPosition) -> StartPosition {
-        switch position {
-        case .streamDefault: return .streamDefault
-        case .allRetained: return .all
-        case .onlyNew: return .newOnly
-        default: break
+        switch position.start {
+        case .streamDefault: .streamDefault
+        case .allRetained: .all
+        case let .last(count): .last(count)
+        case let .fromSequence(sequence): .fromSequence(sequence)
+        case let .since(microseconds): .since(microseconds: microseconds)
+        case .onlyNew: .newOnly
         }
-        let text = position.description
-        func argument(_ prefix: String) -> Substring? {
-            guard text.hasPrefix(prefix), text.hasSuffix(")") else { return nil }
-            return text.dropFirst(prefix.count).dropLast()
-        }
-        if let value = argument("last("), let count = UInt64(value) { return .last(count) }
-        if let value = argument("from(sequence: "), let sequence = UInt64(value) { return .fromSequence(sequence) }
-        if let value = argument("since(microseconds: "), let time = Int64(value) { return .since(microseconds: time) }
-        return .all
     }
 
     /// The log's policy for a wire policy; throws `invalidArgument` for values the log cannot hold.
