@@ -8,7 +8,11 @@ let package = Package(
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "StreamProtocol", targets: ["StreamProtocol"]),
         .library(name: "StreamServer", targets: ["StreamServer"]),
+        .library(name: "StreamClient", targets: ["StreamClient"]),
         .executable(name: "streambench", targets: ["streambench"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(name: "Reactive"),
@@ -50,6 +54,22 @@ let package = Package(
         .testTarget(name: "StreamProtocolTests", dependencies: ["StreamProtocol"]),
         .target(name: "StreamServer", dependencies: ["StreamProtocol", "EventLog"]),
         .testTarget(name: "StreamServerTests", dependencies: ["StreamServer", "StreamProtocol", "EventLog"]),
+        .target(
+            name: "StreamClient",
+            dependencies: [
+                "StreamProtocol", "Reactive", "EventLog",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
+        .testTarget(
+            name: "StreamClientTests",
+            dependencies: [
+                "StreamClient", "StreamServer", "StreamProtocol", "EventLog", "Reactive",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

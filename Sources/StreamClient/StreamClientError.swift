@@ -1,0 +1,42 @@
+import StreamProtocol
+
+/// What can go wrong talking to `streamd`; every case says what happened and, where it helps, what to do.
+public enum StreamClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Nothing listens on the socket: the daemon is not running, or runs on another socket.
+    case daemonNotRunning(socketPath: String, reason: String)
+    /// The server answered a request with `ERROR`.
+    case server(code: ErrorCode, message: String)
+    /// The connection closed (or was closed) before the answer arrived.
+    case connectionClosed(String)
+    /// The server sent something this client cannot read, or an answer of the wrong kind.
+    case protocolViolation(String)
+    /// The stream ended with a stored failure; the message is the failure's.
+    case streamFailed(String)
+    /// The daemon ended the subscription: its stream was deleted, or it failed.
+    case subscriptionEnded(reason: SubscriptionEndReason, message: String)
+    /// A value could not be encoded or a payload could not be decoded with the codec given.
+    case codec(String)
+
+    /// Whether the error means the connection is gone (so reconnecting may help).
+    public var isConnectionLoss: Bool {
+        switch self {
+        case .connectionClosed, .daemonNotRunning: true
+        case let .server(code, _): code == .shuttingDown
+        default: false
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case let .daemonNotRunning(path, reason):
+            "no streamd is listening on \(path) (\(reason)); start it with `swift run streamd`"
+                + " (or set STREAMD_SOCKET to the socket of a running daemon)"
+        case let .server(code, message): "streamd answered \(code): \(message)"
+        case let .connectionClosed(why): "the connection to streamd closed: \(why)"
+        case let .protocolViolation(what): "streamd sent an unexpected frame: \(what)"
+        case let .streamFailed(message): "the stream failed: \(message)"
+        case let .subscriptionEnded(reason, message): "the daemon ended the subscription (\(reason)): \(message)"
+        case let .codec(what): "codec error: \(what)"
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import StreamProtocol
+
+/// What the daemon answered to a publish.
+public struct Published: Sendable, Hashable {
+    /// The sequence the event got (the original one, for a duplicate).
+    public var sequence: UInt64
+    /// When it was stored, in microseconds since the Unix epoch.
+    public var timestamp: Int64
+    /// Whether an event with the same message id had been stored before, so this one was not.
+    public var duplicate: Bool
+}
+
+extension StreamConnection {
+    /// Appends one event to `stream` (created with the default policy if missing) and returns once it
+    /// is durable.
+    ///
+    /// - Parameters:
+    ///   - expectedLastSequence: if given, the publish succeeds only when the stream's last sequence is
+    ///     this (0 = empty); otherwise it throws `.server(code: .wrongLastSequence, …)`.
+    ///   - messageID: de-duplication: a recently seen id is not stored again (`duplicate` is true).
+    public func publish(
+        _ payload: [UInt8], to stream: String, expectedLastSequence: UInt64? = nil, messageID: String? = nil
+    ) async throws -> Published {
+        let message = ClientMessage.Publish(
+            stream: stream, expectedLastSequence: expectedLastSequence, messageID: messageID, payload: payload)
+        let reply = try await request(.publish(message))
+        guard case let .published(sequence, timestamp, duplicate) = reply else { throw unexpected(reply, "PUBLISHED") }
+        return Published(sequence: sequence, timestamp: timestamp, duplicate: duplicate)
+    }
+
+    /// Appends several events to `stream` in one commit; one `Published` per payload, in order.
+    public func publish(batch payloads: [[UInt8]], to stream: String, expectedLastSequence: UInt64? = nil) async throws -> [Published] {
+        let entries = payloads.map { ClientMessage.PublishBatch.Entry(payload: $0) }
+        let reply = try await request(.publishBatch(.init(stream: stream, expectedLastSequence: expectedLastSequence, entries: entries)))
+        guard case let .publishedBatch(published, timestamp) = reply else { throw unexpected(reply, "PUBLISHED_BATCH") }
+        return published.map { Published(sequence: $0.sequence, timestamp: timestamp, duplicate: $0.duplicate) }
+    }
+
+    /// A round trip to the daemon.
+    public func ping() async throws {
+        let nonce = UInt64.random(in: 0...UInt64.max)
+        let reply = try await request(.ping(nonce: nonce))
+        guard case .pong(nonce) = reply else { throw unexpected(reply, "PONG with the same nonce") }
+    }
+
+    /// Creates `stream` with `policy`; creating it again with the same policy is not an error.
+    @discardableResult
+    public func createStream(_ stream: String, policy: StreamPolicy = StreamPolicy()) async throws -> StreamInfo {
+        try info(from: await request(.createStream(name: stream, policy: policy)))
+    }
+
+    /// Changes how `stream` keeps its events.
+    @discardableResult
+    public func configureStream(_ stream: String, policy: StreamPolicy) async throws -> StreamInfo {
+        try info(from: await request(.configureStream(name: stream, policy: policy)))
+    }
+
+    /// What `stream` holds; throws `.server(code: .streamNotFound, …)` if there is no such stream.
+    public func streamInfo(_ stream: String) async throws -> StreamInfo {
+        try info(from: await request(.getStreamInfo(name: stream)))
+    }
+
+    /// Every stream.
+    public func listStreams() async throws -> [StreamInfo] {
+        let reply = try await request(.listStreams)
+        guard case let .streamList(streams) = reply else { throw unexpected(reply, "STREAM_LIST") }
+        return streams
+    }
+
+    /// Removes old events of `stream` (or, with `dryRun`, only counts them).
+    ///
+    /// - Returns: how many events were (or would be) removed, and the first sequence left (0 if none).
+    @discardableResult
+    public func truncate(_ stream: String, _ truncation: Truncation, dryRun: Bool = false) async throws -> (removed: UInt64, firstSequence: UInt64) {
+        let reply = try await request(.truncateStream(name: stream, truncation: truncation, dryRun: dryRun))
+        guard case let .truncated(removed, first) = reply else { throw unexpected(reply, "TRUNCATED") }
+        return (removed, first)
+    }
+
+    /// Deletes `stream` and its events; its subscriptions end.
+    public func deleteStream(_ stream: String) async throws {
+        let reply = try await request(.deleteStream(name: stream))
+        guard case .ok = reply else { throw unexpected(reply, "OK") }
+    }
+
+    private func info(from reply: ServerMessage) throws -> StreamInfo {
+        guard case let .streamInfo(info) = reply else { throw unexpected(reply, "STREAM_INFO") }
+        return info
+    }
+
+    private func unexpected(_ reply: ServerMessage, _ expected: String) -> StreamClientError {
+        .protocolViolation("expected \(expected), got \(reply)")
+    }
+}

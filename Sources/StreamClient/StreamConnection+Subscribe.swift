@@ -1,0 +1,126 @@
+import Reactive
+import StreamProtocol
+import Synchronization
+
+/// One event of a stream as a subscriber receives it.
+public struct ReceivedEvent: Sendable, Hashable {
+    /// The per-stream sequence number.
+    public var sequence: UInt64
+    /// When it was stored, in microseconds since the Unix epoch.
+    public var timestamp: Int64
+    /// The bytes that were published.
+    public var payload: [UInt8]
+
+    /// An event.
+    public init(sequence: UInt64, timestamp: Int64, payload: [UInt8]) {
+        self.sequence = sequence
+        self.timestamp = timestamp
+        self.payload = payload
+    }
+}
+
+extension StreamConnection {
+    /// How many events a subscription lets the daemon send ahead before it grants more.
+    public static let defaultCredit: UInt32 = 256
+
+    /// The events of `stream` from `start`: history, then live, in sequence order, each once.
+    ///
+    /// Each start sends `SUBSCRIBE` with `credit` and grants more as events are delivered (so a slow
+    /// observer slows only its own subscription); disposing the start sends `UNSUBSCRIBE`. A stored
+    /// completion completes the producer; a stored failure fails it with `.streamFailed(message)`; a
+    /// refused subscription fails with `.server`; a lost connection fails with `.connectionClosed`,
+    /// unless `resume` is true: then the subscription reconnects to the same socket (with backoff, a
+    /// bounded number of times) and continues after the last sequence it delivered, with no gap and no
+    /// duplicate. Events are delivered on the connection's event-loop thread.
+    public func subscribe(
+        _ stream: String, from start: StartPosition = .streamDefault, resume: Bool = false,
+        credit: UInt32 = StreamConnection.defaultCredit
+    ) -> SignalProducer<ReceivedEvent, StreamClientError> {
+        if resume {
+            return ResumingSubscription.producer(connection: self, stream: stream, start: start, credit: credit)
+        }
+        return SignalProducer { observer, lifetime in
+            self.open(stream, from: start, credit: max(credit, 1), observer: observer, lifetime: lifetime)
+        }
+    }
+
+    /// The events of `stream` as an async sequence; see `subscribe(_:from:resume:credit:)`.
+    ///
+    /// Cancelling the consuming task (or dropping the sequence) unsubscribes; a failure is thrown as a
+    /// `StreamClientError`; completion ends the sequence.
+    public func events(in stream: String, from start: StartPosition = .streamDefault, resume: Bool = false) -> AsyncThrowingStream<ReceivedEvent, any Error> {
+        subscribe(stream, from: start, resume: resume).values
+    }
+
+    private func open(
+        _ stream: String, from start: StartPosition, credit: UInt32,
+        observer: Observer<ReceivedEvent, StreamClientError>, lifetime: Lifetime
+    ) {
+        // Events since credit was last granted; touched only on the event loop, where feeds arrive.
+        let delivered = Mutex<UInt32>(0)
+        let idBox = Mutex<UInt32>(0)
+        let registered = router.addSubscription { [weak self] feed in
+            guard let self else { return }
+            let id = idBox.withLock { $0 }
+            switch feed {
+            case let .events(events):
+                for event in events {
+                    switch event.kind {
+                    case .value:
+                        observer.send(value: ReceivedEvent(sequence: event.sequence, timestamp: event.timestamp, payload: event.payload))
+                    case .completed:
+                        self.finish(id)
+                        observer.sendCompleted()
+                        return
+                    case .failed:
+                        self.finish(id)
+                        observer.send(error: .streamFailed(String(decoding: event.payload, as: UTF8.self)))
+                        return
+                    }
+                }
+                let grant = delivered.withLock { count -> UInt32 in
+                    count += UInt32(clamping: events.count)
+                    guard count >= max(credit / 2, 1) else { return 0 }
+                    defer { count = 0 }
+                    return count
+                }
+                if grant > 0 { self.send(.credit(subscriptionID: id, credit: grant)) }
+            case let .ended(reason, message):
+                switch reason {
+                case .unsubscribed: observer.sendInterrupted()
+                case .serverShuttingDown: observer.send(error: .connectionClosed("the daemon is shutting down: \(message)"))
+                case .streamDeleted, .error: observer.send(error: .subscriptionEnded(reason: reason, message: message))
+                }
+            case let .failed(error):
+                observer.send(error: error)
+            }
+        }
+        let id: UInt32
+        switch registered {
+        case let .success(value): id = value
+        case let .failure(error): return observer.send(error: error)
+        }
+        idBox.withLock { $0 = id }
+        lifetime.observeEnded { [weak self] in self?.finish(id) }
+        let subscribe = ClientMessage.Subscribe(subscriptionID: id, stream: stream, start: start, credit: credit)
+        send(.subscribe(subscribe)) { [weak self] reply in
+            switch reply {
+            case .success(.subscribed): break
+            case let .success(.error(code, message)):
+                self?.router.removeSubscription(id)
+                observer.send(error: .server(code: code, message: message))
+            case let .success(other):
+                self?.router.removeSubscription(id)
+                observer.send(error: .protocolViolation("expected SUBSCRIBED, got \(other)"))
+            case let .failure(error):
+                self?.router.removeSubscription(id)
+                observer.send(error: error)
+            }
+        }
+    }
+
+    /// Stops a subscription that is still live, telling the daemon.
+    private func finish(_ id: UInt32) {
+        if router.removeSubscription(id) { send(.unsubscribe(subscriptionID: id)) }
+    }
+}

@@ -1,0 +1,44 @@
+import EventLog
+import Reactive
+import StreamProtocol
+
+extension StreamConnection {
+    /// Encodes `value` with `codec` and publishes it.
+    public func publish<T: Encodable>(
+        _ value: T, to stream: String, codec: any EventCodec = JSONEventCodec(),
+        expectedLastSequence: UInt64? = nil, messageID: String? = nil
+    ) async throws -> Published {
+        let payload: [UInt8]
+        do {
+            payload = try codec.encode(value)
+        } catch {
+            throw StreamClientError.codec("cannot encode \(T.self) with \(codec.name): \(error)")
+        }
+        return try await publish(payload, to: stream, expectedLastSequence: expectedLastSequence, messageID: messageID)
+    }
+
+    /// The values of `stream` decoded as `T` with `codec`; see `subscribe(_:from:resume:)`.
+    ///
+    /// A payload that does not decode fails the subscription with `.codec`.
+    public func subscribe<T: Decodable & Sendable>(
+        _ stream: String, as type: T.Type, from start: StartPosition = .streamDefault,
+        codec: any EventCodec = JSONEventCodec(), resume: Bool = false
+    ) -> SignalProducer<T, StreamClientError> {
+        let events = subscribe(stream, from: start, resume: resume)
+        return SignalProducer { observer, lifetime in
+            lifetime += events.start { event in
+                switch event {
+                case let .value(received):
+                    do {
+                        observer.send(value: try codec.decode(T.self, from: received.payload))
+                    } catch {
+                        observer.send(error: .codec("event \(received.sequence) of \(stream) is not a \(T.self): \(error)"))
+                    }
+                case let .failed(error): observer.send(error: error)
+                case .completed: observer.sendCompleted()
+                case .interrupted: observer.sendInterrupted()
+                }
+            }
+        }
+    }
+}

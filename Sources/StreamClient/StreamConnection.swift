@@ -1,0 +1,135 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import StreamProtocol
+
+/// One connection to `streamd` over its Unix domain socket: requests with ids, replies matched to them,
+/// and the subscriptions opened on it.
+///
+/// Calls may be made concurrently; each waits for its own reply. When the connection is lost (the
+/// daemon stops, or `close()`), every waiting call throws `StreamClientError.connectionClosed` and
+/// every subscription fails with it (or, with `resume: true`, reconnects).
+///
+/// Thread-safety: Sendable; every member may be used from any thread or task.
+public final class StreamConnection: Sendable {
+    /// The socket this connection was made to.
+    public let socketPath: String
+    /// The protocol version agreed in the handshake.
+    public let protocolVersion: UInt16
+    /// The largest frame the server accepts.
+    public let maximumFrameLength: UInt32
+    /// The server's name from its `WELCOME`.
+    public let serverName: String
+
+    let channel: any Channel
+    let router: FrameRouter
+
+    private init(socketPath: String, channel: any Channel, router: FrameRouter, welcome: ServerMessage) {
+        self.socketPath = socketPath
+        self.channel = channel
+        self.router = router
+        if case let .welcome(version, maxFrameLength, _, name) = welcome {
+            protocolVersion = version
+            maximumFrameLength = maxFrameLength
+            serverName = name
+        } else {
+            protocolVersion = 1
+            maximumFrameLength = UInt32(Frame.defaultMaximumLength)
+            serverName = "streamd"
+        }
+    }
+
+    deinit { channel.close(promise: nil) }
+
+    /// Connects to the daemon at `socketPath` (by default `StreamdSocket.defaultPath`) and completes the
+    /// handshake.
+    ///
+    /// - Throws: `StreamClientError.daemonNotRunning` naming the socket when nothing listens there;
+    ///   `.server` when the daemon refuses the handshake.
+    public static func connect(socketPath: String? = nil, clientName: String = "StreamClient") async throws -> StreamConnection {
+        let path = socketPath ?? StreamdSocket.defaultPath
+        let router = FrameRouter()
+        let channel: any Channel
+        do {
+            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(ClientChannelHandler(router: router))
+                    }
+                }
+                .connect(unixDomainSocketPath: path)
+                .get()
+        } catch {
+            throw StreamClientError.daemonNotRunning(socketPath: path, reason: "\(error)")
+        }
+        let welcome: ServerMessage
+        do {
+            welcome = try await request(.hello(minVersion: 1, maxVersion: 1, clientName: clientName), channel: channel, router: router)
+        } catch {
+            channel.close(promise: nil)
+            throw error
+        }
+        guard case .welcome = welcome else {
+            channel.close(promise: nil)
+            throw StreamClientError.protocolViolation("expected WELCOME, got \(welcome)")
+        }
+        return StreamConnection(socketPath: path, channel: channel, router: router, welcome: welcome)
+    }
+
+    /// Closes the connection: waiting calls throw and subscriptions fail with `.connectionClosed`.
+    public func close() {
+        router.lost(.connectionClosed("the connection was closed by the client"))
+        channel.close(promise: nil)
+    }
+
+    /// Whether the connection has been lost or closed.
+    public var isClosed: Bool { router.lostError != nil }
+
+    /// Sends `message` and waits for its reply; an `ERROR` reply throws `.server`.
+    func request(_ message: ClientMessage) async throws -> ServerMessage {
+        try await Self.request(message, channel: channel, router: router)
+    }
+
+    /// Sends a message that gets no reply (or whose reply nobody waits for).
+    func send(_ message: ClientMessage) {
+        guard case let .success(id) = router.register(nil), let bytes = try? message.encoded(requestID: id) else { return }
+        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
+    }
+
+    /// Sends `message` under a fresh request id whose reply goes to `handler`.
+    func send(_ message: ClientMessage, replies handler: @escaping FrameRouter.ReplyHandler) {
+        Self.send(message, channel: channel, router: router, replies: handler)
+    }
+
+    private static func send(
+        _ message: ClientMessage, channel: any Channel, router: FrameRouter, replies handler: @escaping FrameRouter.ReplyHandler
+    ) {
+        let id: UInt32
+        switch router.register(handler) {
+        case let .success(registered): id = registered
+        case let .failure(error): return handler(.failure(error))
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try message.encoded(requestID: id)
+        } catch {
+            router.unregister(id)?(.failure(.protocolViolation("cannot encode the request: \(error)")))
+            return
+        }
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        promise.futureResult.whenFailure { error in
+            router.unregister(id)?(.failure(.connectionClosed("\(error)")))
+        }
+        channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: promise)
+    }
+
+    private static func request(_ message: ClientMessage, channel: any Channel, router: FrameRouter) async throws -> ServerMessage {
+        let reply = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ServerMessage, any Error>) in
+            send(message, channel: channel, router: router) { result in
+                continuation.resume(with: result.mapError { $0 as any Error })
+            }
+        }
+        if case let .error(code, text) = reply { throw StreamClientError.server(code: code, message: text) }
+        return reply
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+/// Where clients look for the daemon's socket when they are not told.
+///
+/// Thread-safety: stateless; reads the environment at each call.
+public enum StreamdSocket {
+    /// `$STREAMD_SOCKET`, else `$XDG_RUNTIME_DIR/streamd.sock`, else `/tmp/streamd-$UID.sock`.
+    public static var defaultPath: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let path = environment["STREAMD_SOCKET"], !path.isEmpty { return path }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty { return runtime + "/streamd.sock" }
+        return "/tmp/streamd-\(getuid()).sock"
+    }
+}

@@ -1,0 +1,45 @@
+import Reactive
+import Testing
+
+@testable import StreamClient
+
+@Suite struct ResumingSubscriptionTests {
+    @Test func aResumingSubscriberContinuesAfterTheDaemonRestartsWithNoGapAndNoDuplicate() async throws {
+        let fixture = try await ServerFixture()
+        let subscriber = try await fixture.connect()
+        let publisher = try await fixture.connect()
+        _ = try await publisher.publish(batch: (1...5).map { bytes("\($0)") }, to: "s")
+        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        let start = subscriber.subscribe("s", from: .all, resume: true).start(collector.observer)
+        #expect(await collector.waitForValues(5))
+
+        await fixture.stop()
+        publisher.close()
+        try await fixture.restart()
+        let again = try await fixture.connect()
+        _ = try await again.publish(batch: (6...10).map { bytes("\($0)") }, to: "s")
+
+        #expect(await collector.waitForValues(10))
+        try await again.ping()
+        #expect(collector.values.map(\.sequence) == Array(1...10))
+        #expect(collector.terminal == nil)
+        start.dispose()
+        again.close()
+        subscriber.close()
+        await fixture.tearDown()
+    }
+
+    @Test func aSubscriptionWithoutResumeFailsWhenTheDaemonStops() async throws {
+        let fixture = try await ServerFixture()
+        let subscriber = try await fixture.connect()
+        try await subscriber.createStream("s")
+        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        let start = subscriber.subscribe("s", from: .all).start(collector.observer)
+        try await waitForSubscribers(1, of: "s", on: subscriber)
+        await fixture.stop()
+        #expect(await collector.wait { $0.last?.error != nil })
+        #expect(collector.terminal?.error?.isConnectionLoss == true)
+        start.dispose()
+        await fixture.tearDown()
+    }
+}
