@@ -29,6 +29,26 @@ import Testing
         await fixture.tearDown()
     }
 
+    @Test func aResumingSubscriberSurvivesAGracefulShutdownOfTheDaemon() async throws {
+        let fixture = try await ServerFixture()
+        let subscriber = try await fixture.connect()
+        _ = try await subscriber.publish(bytes("1"), to: "s")
+        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        let start = subscriber.subscribe("s", from: .all, resume: true).start(collector.observer)
+        #expect(await collector.waitForValues(1))
+        await fixture.stop(gracefully: true)
+        try await fixture.restart()
+        let again = try await fixture.connect()
+        _ = try await again.publish(bytes("2"), to: "s")
+        #expect(await collector.waitForValues(2))
+        #expect(collector.values.map(\.sequence) == [1, 2])
+        #expect(collector.terminal == nil)
+        start.dispose()
+        again.close()
+        subscriber.close()
+        await fixture.tearDown()
+    }
+
     @Test func aSubscriptionWithoutResumeFailsWhenTheDaemonStops() async throws {
         let fixture = try await ServerFixture()
         let subscriber = try await fixture.connect()

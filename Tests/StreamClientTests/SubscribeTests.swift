@@ -90,6 +90,61 @@ import Testing
         await fixture.tearDown()
     }
 
+    @Test func deletingTheStreamEndsItsSubscriptionAndItsAsyncSequence() async throws {
+        let fixture = try await ServerFixture()
+        let connection = try await fixture.connect()
+        _ = try await connection.publish(bytes("a"), to: "s")
+        let task = Task { () async -> (Int, StreamClientError?) in
+            var seen = 0
+            do {
+                for try await _ in connection.events(in: "s", from: .all) { seen += 1 }
+            } catch {
+                return (seen, error as? StreamClientError)
+            }
+            return (seen, nil)
+        }
+        #expect(try await waitForSubscribers(1, of: "s", on: connection))
+        try await connection.deleteStream("s")
+        let (seen, error) = await task.value
+        #expect(seen == 1)
+        guard case .subscriptionEnded(reason: .streamDeleted, _) = error else {
+            Issue.record("expected the subscription to end as deleted, got \(String(describing: error))")
+            return
+        }
+        connection.close()
+        await fixture.tearDown()
+    }
+
+    @Test func aStoredCompletionCompletesTheSubscription() async throws {
+        let fixture = try await ServerFixture()
+        _ = try fixture.server.withLock { try $0?.hub.log.createStream("done") }
+        _ = try fixture.server.withLock { try $0?.hub.log.append(bytes("a"), to: "done") }
+        _ = try fixture.server.withLock { try $0?.hub.log.appendCompleted(to: "done") }
+        let connection = try await fixture.connect()
+        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        let start = connection.subscribe("done", from: .all).start(collector.observer)
+        #expect(await collector.wait { $0.last?.isTerminating == true })
+        #expect(collector.values.count == 1)
+        if case .completed = collector.terminal {} else { Issue.record("expected completion, got \(collector.events)") }
+        start.dispose()
+        connection.close()
+        await fixture.tearDown()
+    }
+
+    @Test func aStoredFailureFailsTheSubscriptionWithItsMessage() async throws {
+        let fixture = try await ServerFixture()
+        _ = try fixture.server.withLock { try $0?.hub.log.createStream("bad") }
+        _ = try fixture.server.withLock { try $0?.hub.log.appendFailed(to: "bad", message: "sensor broke") }
+        let connection = try await fixture.connect()
+        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        let start = connection.subscribe("bad", from: .all).start(collector.observer)
+        #expect(await collector.wait { $0.last?.isTerminating == true })
+        #expect(collector.terminal?.error == .streamFailed("sensor broke"))
+        start.dispose()
+        connection.close()
+        await fixture.tearDown()
+    }
+
     @Test func typedValuesRoundTripThroughACodec() async throws {
         struct Order: Codable, Sendable, Equatable {
             var id: Int

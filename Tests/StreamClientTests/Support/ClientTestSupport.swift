@@ -26,13 +26,13 @@ final class ServerFixture: Sendable {
         try await StreamConnection.connect(socketPath: socketPath)
     }
 
-    /// Stops the server, as a crash would.
-    func stop() async {
+    /// Stops the server, as a crash would (or as a SIGTERM would, when `gracefully`).
+    func stop(gracefully: Bool = false) async {
         let running = server.withLock { server in
             defer { server = nil }
             return server
         }
-        await running?.stop()
+        await running?.stop(gracefully: gracefully)
     }
 
     /// Starts a new server on the same socket and database.

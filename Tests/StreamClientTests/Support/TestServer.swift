@@ -38,15 +38,16 @@ final class TestServer: Sendable {
             .get()
     }
 
-    /// Stops listening, drops every connection abruptly (as a crash would) and closes the log.
-    func stop() async {
+    /// Stops listening, ends every connection (abruptly, as a crash would, or with the daemon's
+    /// shutdown frames when `gracefully`) and closes the log.
+    func stop(gracefully: Bool = false) async {
         try? await channel.close()
         let live = connections.list.withLock { live in
             defer { live = [] }
             return live
         }
         for (child, session) in live {
-            session.close()
+            if gracefully { session.shutDown() } else { session.close() }
             try? await child.close()
         }
         hub.log.close()
