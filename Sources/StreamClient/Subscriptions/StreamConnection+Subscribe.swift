@@ -56,8 +56,10 @@ extension StreamConnection {
         _ stream: String, from start: StartPosition, credit: UInt32,
         observer: Observer<ReceivedEvent, StreamClientError>, lifetime: Lifetime
     ) {
-        // Events since credit was last granted; touched only on the event loop, where feeds arrive.
+        // Events delivered since credit was last granted. Feeds arrive on the event loop, but the mutex
+        // keeps this correct whatever thread a future transport delivers on.
         let delivered = Mutex<UInt32>(0)
+        // The id is known only after registering the feed handler that needs it.
         let idBox = Mutex<UInt32>(0)
         let registered = router.addSubscription { [weak self] feed in
             guard let self else { return }
