@@ -49,6 +49,46 @@ import Testing
         await fixture.tearDown()
     }
 
+    @Test func aNewOnlySubscriberThatSawNothingResumesWhereItStartedAndMissesNothing() async throws {
+        let fixture = try await ServerFixture()
+        let subscriber = try await fixture.connect()
+        _ = try await subscriber.publish(bytes("old"), to: "s")
+        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        // A long first wait, so the publish below lands while the subscriber is still away.
+        let slow = ReconnectPolicy(initialDelay: .milliseconds(500))
+        let start = subscriber.subscribe("s", from: .newOnly, resume: true, reconnect: slow).start(collector.observer)
+        #expect(try await waitForSubscribers(1, of: "s", on: subscriber))
+        await fixture.stop()
+        try await fixture.restart()
+        let again = try await fixture.connect()
+        _ = try await again.publish(bytes("while away"), to: "s")
+        #expect(await collector.waitForValues(1))
+        #expect(collector.values.map(\.sequence) == [2])
+        start.dispose()
+        again.close()
+        subscriber.close()
+        await fixture.tearDown()
+    }
+
+    @Test func aResumingSubscriberGivesUpAfterItsBoundedAttempts() async throws {
+        let fixture = try await ServerFixture()
+        let subscriber = try await fixture.connect()
+        try await subscriber.createStream("s")
+        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        let quick = ReconnectPolicy(maximumAttempts: 3, initialDelay: .milliseconds(5), maximumDelay: .milliseconds(10))
+        let start = subscriber.subscribe("s", from: .all, resume: true, reconnect: quick).start(collector.observer)
+        #expect(try await waitForSubscribers(1, of: "s", on: subscriber))
+        await fixture.stop()
+        #expect(await collector.wait { $0.last?.error != nil })
+        guard case .daemonNotRunning(let path, _) = collector.terminal?.error else {
+            Issue.record("expected the last connection error, got \(collector.events)")
+            return
+        }
+        #expect(path == fixture.socketPath)
+        start.dispose()
+        await fixture.tearDown()
+    }
+
     @Test func aSubscriptionWithoutResumeFailsWhenTheDaemonStops() async throws {
         let fixture = try await ServerFixture()
         let subscriber = try await fixture.connect()

@@ -17,14 +17,14 @@ extension StreamConnection {
         return try await publish(payload, to: stream, expectedLastSequence: expectedLastSequence, messageID: messageID)
     }
 
-    /// The values of `stream` decoded as `T` with `codec`; see `subscribe(_:from:resume:)`.
+    /// The values of `stream` decoded as `T` with `codec`; see `subscribe(_:from:resume:reconnect:credit:)`.
     ///
     /// A payload that does not decode fails the subscription with `.codec`.
     public func subscribe<T: Decodable & Sendable>(
         _ stream: String, as type: T.Type, from start: StartPosition = .streamDefault,
-        codec: any EventCodec = JSONEventCodec(), resume: Bool = false
+        codec: any EventCodec = JSONEventCodec(), resume: Bool = false, reconnect: ReconnectPolicy = .standard
     ) -> SignalProducer<T, StreamClientError> {
-        let events = subscribe(stream, from: start, resume: resume)
+        let events = subscribe(stream, from: start, resume: resume, reconnect: reconnect)
         return SignalProducer { observer, lifetime in
             lifetime += events.start { event in
                 switch event {

@@ -5,17 +5,16 @@ import Synchronization
 /// A subscription that survives the daemon restarting: on a lost connection it reconnects to the same
 /// socket and subscribes again from the sequence after the last one it delivered.
 ///
-/// Backoff starts at 50 ms and doubles up to 1 s, for at most `maximumAttempts` tries per loss; when they
-/// are used up the subscription fails with the last connection error. Connections it makes itself are
-/// closed when the subscription ends.
+/// Reconnection follows a `ReconnectPolicy`; when its tries are used up the subscription fails with the
+/// last connection error. Before any event was delivered, it resumes at the `next_sequence` the first
+/// `SUBSCRIBED` promised, so even a `.newOnly` start misses nothing published while it was away.
+/// Connections it makes itself are closed when the subscription ends.
 ///
 /// Thread-safety: Sendable; its state is under a mutex.
 final class ResumingSubscription: Sendable {
-    /// Reconnection tries after each loss before giving up.
-    static let maximumAttempts = 40
-
     private struct State {
-        var lastSequence: UInt64?
+        /// The sequence to resume at: after the last delivered, or the first one promised.
+        var resumeAt: UInt64?
         var owned: StreamConnection?
         var reconnecting: Task<Void, Never>?
     }
@@ -24,27 +23,31 @@ final class ResumingSubscription: Sendable {
     private let stream: String
     private let start: StartPosition
     private let credit: UInt32
+    private let policy: ReconnectPolicy
     private let observer: Observer<ReceivedEvent, StreamClientError>
     private let lifetime: Lifetime
     private let current = SerialDisposable()
     private let state = Mutex(State())
 
     private init(
-        socketPath: String, stream: String, start: StartPosition, credit: UInt32,
+        socketPath: String, stream: String, start: StartPosition, policy: ReconnectPolicy, credit: UInt32,
         observer: Observer<ReceivedEvent, StreamClientError>, lifetime: Lifetime
     ) {
         self.socketPath = socketPath
         self.stream = stream
         self.start = start
         self.credit = credit
+        self.policy = policy
         self.observer = observer
         self.lifetime = lifetime
     }
 
-    static func producer(connection: StreamConnection, stream: String, start: StartPosition, credit: UInt32) -> SignalProducer<ReceivedEvent, StreamClientError> {
+    static func producer(
+        connection: StreamConnection, stream: String, start: StartPosition, policy: ReconnectPolicy, credit: UInt32
+    ) -> SignalProducer<ReceivedEvent, StreamClientError> {
         SignalProducer { observer, lifetime in
             let subscription = ResumingSubscription(
-                socketPath: connection.socketPath, stream: stream, start: start, credit: credit,
+                socketPath: connection.socketPath, stream: stream, start: start, policy: policy, credit: credit,
                 observer: observer, lifetime: lifetime)
             lifetime += subscription.current
             lifetime.observeEnded { subscription.end() }
@@ -53,11 +56,14 @@ final class ResumingSubscription: Sendable {
     }
 
     private func subscribe(on connection: StreamConnection) {
-        let position = state.withLock { $0.lastSequence }.map { StartPosition.fromSequence($0 + 1) } ?? start
-        current.inner = connection.subscribe(stream, from: position, credit: credit).start { [self] event in
+        let position = state.withLock { $0.resumeAt }.map(StartPosition.fromSequence) ?? start
+        let subscribed: @Sendable (UInt64) -> Void = { [self] next in
+            if next > 0 { state.withLock { if $0.resumeAt == nil { $0.resumeAt = next } } }
+        }
+        current.inner = connection.subscription(stream, from: position, credit: credit, subscribed: subscribed).start { [self] event in
             switch event {
             case let .value(received):
-                state.withLock { $0.lastSequence = received.sequence }
+                state.withLock { $0.resumeAt = received.sequence + 1 }
                 observer.send(value: received)
             case let .failed(error) where error.isConnectionLoss:
                 reconnect(after: error)
@@ -71,9 +77,9 @@ final class ResumingSubscription: Sendable {
     private func reconnect(after error: StreamClientError) {
         guard !lifetime.hasEnded else { return }
         let task = Task { [self] in
-            var delay: Duration = .milliseconds(50)
+            var delay = policy.initialDelay
             var lastError = error
-            for _ in 0..<Self.maximumAttempts {
+            for _ in 0..<max(policy.maximumAttempts, 0) {
                 try? await Task.sleep(for: delay)
                 if Task.isCancelled || lifetime.hasEnded { return }
                 do {
@@ -89,7 +95,7 @@ final class ResumingSubscription: Sendable {
                 } catch {
                     lastError = error as? StreamClientError ?? .connectionClosed("\(error)")
                 }
-                delay = min(delay * 2, .seconds(1))
+                delay = min(delay * 2, policy.maximumDelay)
             }
             observer.send(error: lastError)
         }

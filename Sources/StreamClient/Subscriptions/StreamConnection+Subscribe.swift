@@ -29,22 +29,30 @@ extension StreamConnection {
     /// observer slows only its own subscription); disposing the start sends `UNSUBSCRIBE`. A stored
     /// completion completes the producer; a stored failure fails it with `.streamFailed(message)`; a
     /// refused subscription fails with `.server`; a lost connection fails with `.connectionClosed`,
-    /// unless `resume` is true: then the subscription reconnects to the same socket (with backoff, a
-    /// bounded number of times) and continues after the last sequence it delivered, with no gap and no
-    /// duplicate. Events are delivered on the connection's event-loop thread.
+    /// unless `resume` is true: then the subscription reconnects to the same socket as `reconnect` says
+    /// and continues after the last sequence it delivered (or, before any, at the first sequence the
+    /// daemon had promised), with no gap and no duplicate. Events are delivered on the connection's
+    /// event-loop thread.
     public func subscribe(
         _ stream: String, from start: StartPosition = .streamDefault, resume: Bool = false,
-        credit: UInt32 = StreamConnection.defaultCredit
+        reconnect: ReconnectPolicy = .standard, credit: UInt32 = StreamConnection.defaultCredit
     ) -> SignalProducer<ReceivedEvent, StreamClientError> {
         if resume {
-            return ResumingSubscription.producer(connection: self, stream: stream, start: start, credit: credit)
+            return ResumingSubscription.producer(connection: self, stream: stream, start: start, policy: reconnect, credit: credit)
         }
-        return SignalProducer { observer, lifetime in
-            self.open(stream, from: start, credit: max(credit, 1), observer: observer, lifetime: lifetime)
+        return subscription(stream, from: start, credit: credit) { _ in }
+    }
+
+    /// A plain subscription that also reports the `next_sequence` of its `SUBSCRIBED` reply.
+    func subscription(
+        _ stream: String, from start: StartPosition, credit: UInt32, subscribed: @escaping @Sendable (UInt64) -> Void
+    ) -> SignalProducer<ReceivedEvent, StreamClientError> {
+        SignalProducer { observer, lifetime in
+            self.open(stream, from: start, credit: max(credit, 1), observer: observer, lifetime: lifetime, subscribed: subscribed)
         }
     }
 
-    /// The events of `stream` as an async sequence; see `subscribe(_:from:resume:credit:)`.
+    /// The events of `stream` as an async sequence; see `subscribe(_:from:resume:reconnect:credit:)`.
     ///
     /// Cancelling the consuming task (or dropping the sequence) unsubscribes; a failure is thrown as a
     /// `StreamClientError`; completion ends the sequence.
@@ -54,7 +62,8 @@ extension StreamConnection {
 
     private func open(
         _ stream: String, from start: StartPosition, credit: UInt32,
-        observer: Observer<ReceivedEvent, StreamClientError>, lifetime: Lifetime
+        observer: Observer<ReceivedEvent, StreamClientError>, lifetime: Lifetime,
+        subscribed: @escaping @Sendable (UInt64) -> Void
     ) {
         // Events delivered since credit was last granted. Feeds arrive on the event loop, but the mutex
         // keeps this correct whatever thread a future transport delivers on.
@@ -107,7 +116,7 @@ extension StreamConnection {
         let subscribe = ClientMessage.Subscribe(subscriptionID: id, stream: stream, start: start, credit: credit)
         send(.subscribe(subscribe)) { [weak self] reply in
             switch reply {
-            case .success(.subscribed): break
+            case let .success(.subscribed(_, next)): subscribed(next)
             case let .success(.error(code, message)):
                 self?.router.removeSubscription(id)
                 observer.send(error: .server(code: code, message: message))
