@@ -34,6 +34,47 @@ import Testing
         await fixture.tearDown()
     }
 
+    @Test func aMulticastConnectionOverARemoteSubjectReplaysToLateObserversInAnotherProcess() async throws {
+        let fixture = try await ServerFixture()
+        let shared = RemoteReplaySubject<Int>(connection: try await fixture.connect(), stream: "ticks")
+        // The one-line change: `multicast(ReplaySubject())` becomes `multicast(RemoteReplaySubject(…))`.
+        let connection = SignalProducer<Int, StreamFailure>([1, 2, 3]).multicast(shared)
+        let early = EventCollector<Int, StreamFailure>()
+        connection.signal.observe(early.observer)
+        _ = connection.connect()
+        #expect(await early.waitForValues(3))
+        // The source's completion is held until the values it followed have come back from the daemon.
+        #expect(await early.wait { $0.last.map { if case .completed = $0 { true } else { false } } == true })
+        let elsewhere = RemoteReplaySubject<Int>(connection: try await fixture.connect(), stream: "ticks")
+        let late = EventCollector<Int, StreamFailure>()
+        elsewhere.producer.start(late.observer)
+        #expect(await late.waitForValues(3))
+        #expect(early.values == [1, 2, 3])
+        #expect(late.values == [1, 2, 3])
+        shared.connection.close()
+        elsewhere.connection.close()
+        await fixture.tearDown()
+    }
+
+    @Test func eachStartOfTheIndependentProducerIsReplayedByTheDaemon() async throws {
+        let fixture = try await ServerFixture()
+        let subject = RemoteReplaySubject<String>(connection: try await fixture.connect(), stream: "words")
+        try await subject.publish("a")
+        try await subject.publish("b")
+        let first = EventCollector<String, StreamFailure>()
+        let second = EventCollector<String, StreamFailure>()
+        let one = subject.independentProducer.start(first.observer)
+        let two = subject.independentProducer.start(second.observer)
+        #expect(await first.waitForValues(2))
+        #expect(await second.waitForValues(2))
+        #expect(try await subject.connection.streamInfo("words").subscribers == 2)
+        #expect(first.values == ["a", "b"] && second.values == ["a", "b"])
+        one.dispose()
+        two.dispose()
+        subject.connection.close()
+        await fixture.tearDown()
+    }
+
     @Test func valuesSentFromOneThreadArriveInOrder() async throws {
         let fixture = try await ServerFixture()
         let subject = RemoteReplaySubject<Int>(connection: try await fixture.connect(), stream: "n")
@@ -50,7 +91,6 @@ import Testing
     @Test func theSharedSignalFollowsTheStreamAndEndsOnALocalCompletion() async throws {
         let fixture = try await ServerFixture()
         let subject = RemoteReplaySubject<Int>(connection: try await fixture.connect(), stream: "n")
-        try await subject.connection.createStream("n")
         let collector = EventCollector<Int, StreamFailure>()
         subject.signal.observe(collector.observer)
         try await waitForSubscribers(1, of: "n", on: subject.connection)
@@ -66,7 +106,6 @@ import Testing
     @Test func aLostConnectionFailsObserversWithAStorageFailure() async throws {
         let fixture = try await ServerFixture()
         let subject = RemoteReplaySubject<Int>(connection: try await fixture.connect(), stream: "n")
-        try await subject.connection.createStream("n")
         let collector = EventCollector<Int, StreamFailure>()
         subject.observe(collector.observer)
         subject.connection.close()

@@ -8,21 +8,20 @@ import Synchronization
 ///
 /// - Writing: `send(value:)` publishes the encoded value (publishes from one thread keep their order);
 ///   `publish(_:)` does the same and returns once the daemon has stored it. A publish the daemon refuses
-///   fails the shared `signal` with a `StreamFailure` of origin `.storage`. Protocol version 1 cannot
-///   store a terminal event, so `sendCompleted()` / `send(error:)` / `sendInterrupted()` end only the
-///   shared `signal` of this subject, in this process.
-/// - Reading, per observer: `observe(_:)`, `observeValues(_:)` and `producer` (on this type) open one
-///   subscription per observer, from `replay`: each observer gets the retained history, then the live
-///   values, in sequence order, each once, like a `PersistentReplaySubject`'s.
-/// - Reading, shared: `signal` is one hot signal fed by a single subscription from `replay`, opened when
-///   `signal` is first read; observers see what arrives after they attach (a first observer attached in
-///   the same statement sees the history, which only arrives after the subscription's round trip, but
-///   that is a race, not a promise). Generic code that only knows `Subject` observes through `signal`.
+///   fails the subject's observers with a `StreamFailure` of origin `.storage`, since the value is lost.
+///   Protocol version 1 cannot store a terminal event, so `sendCompleted()` / `send(error:)` /
+///   `sendInterrupted()` end this subject's observers in this process only; the stream stays open.
+/// - Reading: the first read of `signal` (observing the subject, or its `producer`, reads it) opens one
+///   subscription in the daemon from `replay`; its values feed a local `ReplaySubject` of
+///   `localCapacity`, and every observer gets what that keeps (with the default `.unlimited`: the whole
+///   history since `replay`) and then the live values, in sequence order, each once, including values
+///   published by other processes. Memory grows with the values kept: bound it with `localCapacity`,
+///   or use `independentProducer`, whose every start is its own subscription replayed by the daemon.
 /// - Failures: a stored failure arrives as `StreamFailure(message)`; connection and decoding errors as
 ///   origin `.storage`.
 ///
-/// Thread-safety: every member may be called from any thread; events are delivered on the connection's
-/// event-loop thread, serialized per observer.
+/// Thread-safety: every member may be called from any thread; events are delivered as a
+/// `ReplaySubject`'s are, from the connection's event-loop thread.
 public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
     /// Failures cross the process boundary as messages.
     public typealias Failure = StreamFailure
@@ -36,87 +35,105 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
     /// How values are encoded in the stream.
     public let codec: any EventCodec
 
-    private struct Shared {
-        var signal: Signal<Value, StreamFailure>?
-        var input: Observer<Value, StreamFailure>?
-        var subscription: (any Disposable)?
+    /// What the local mirror keeps for new observers.
+    public let localCapacity: ReplayCapacity
+
+    /// Holds a terminal event sent to the subject until the mirror has received every value published
+    /// before it, so `sendCompleted()` right after `send(value:)` does not cut those values off.
+    private struct Ordering {
+        var feed: (any Disposable)?
+        var feedOpened = false
+        var unacknowledged = 0
+        var lastAcknowledged: UInt64 = 0
+        var lastMirrored: UInt64 = 0
+        var pendingTerminal: Event<Value, StreamFailure>?
     }
 
-    private let shared = Mutex(Shared())
+    private let mirror: ReplaySubject<Value, StreamFailure>
+    private let ordering = Mutex(Ordering())
 
     /// A subject over `stream` in the daemon behind `connection` (the stream is created by the first publish).
     ///
     /// - Parameters:
     ///   - replay: where each observer's replay starts; the stream's replay policy by default.
     ///   - codec: how values are stored; JSON by default, like `PersistentReplaySubject`.
-    public init(connection: StreamConnection, stream: String, replay: StartPosition = .streamDefault, codec: any EventCodec = JSONEventCodec()) {
+    ///   - localCapacity: how many received values the local mirror keeps for new observers.
+    public init(
+        connection: StreamConnection, stream: String, replay: StartPosition = .streamDefault,
+        codec: any EventCodec = JSONEventCodec(), localCapacity: ReplayCapacity = .unlimited
+    ) {
         self.connection = connection
         self.stream = stream
         self.replay = replay
         self.codec = codec
+        self.localCapacity = localCapacity
+        mirror = ReplaySubject(capacity: localCapacity)
     }
 
     deinit {
-        shared.withLock { $0.subscription }?.dispose()
+        ordering.withLock { $0.feed }?.dispose()
     }
 
-    /// One shared subscription of the stream from `replay`, opened at the first read; see the type's notes.
+    /// The stream's values as this subject mirrors them: what the mirror keeps, then live; see the type's notes.
     public var signal: Signal<Value, StreamFailure> {
-        let (signal, created) = shared.withLock { shared -> (Signal<Value, StreamFailure>, Bool) in
-            if let signal = shared.signal { return (signal, false) }
-            let (signal, input) = Signal<Value, StreamFailure>.pipe()
-            shared.signal = signal
-            shared.input = input
-            return (signal, true)
+        let opening = ordering.withLock { ordering -> Bool in
+            guard !ordering.feedOpened else { return false }
+            ordering.feedOpened = true
+            return true
         }
-        if created {
-            let input = shared.withLock { $0.input }
-            let subscription = producer.start(input ?? Observer { _ in })
-            shared.withLock { $0.subscription = subscription }
+        if opening {
+            ensureStream()
+            let (mirror, stream, codec) = (mirror, stream, codec)
+            let started = connection.subscribe(stream, from: replay).start { [weak self] event in
+                Self.forward(event, stream: stream, codec: codec, to: mirror.input)
+                if let sequence = event.value?.sequence {
+                    self?.ordering.withLock { $0.lastMirrored = sequence }
+                    self?.releaseTerminalIfDue()
+                }
+            }
+            ordering.withLock { $0.feed = started }
         }
-        return signal
+        return mirror.signal
     }
 
-    /// A producer whose every start replays the stream from `replay`, then follows it live.
-    public var producer: SignalProducer<Value, StreamFailure> {
+    /// A producer whose every start opens its own subscription in the daemon, replayed from `replay`
+    /// there: no local memory, however long the history.
+    public var independentProducer: SignalProducer<Value, StreamFailure> {
         let stream = stream
         let codec = codec
         let events = connection.subscribe(stream, from: replay)
-        return SignalProducer { observer, lifetime in
-            lifetime += events.start { event in
-                switch event {
-                case let .value(received):
-                    do {
-                        observer.send(value: try codec.decode(Value.self, from: received.payload))
-                    } catch {
-                        observer.send(error: StreamFailure(
-                            origin: .storage, message: "event \(received.sequence) of \(stream) is not a \(Value.self): \(error)"))
-                    }
-                case let .failed(.streamFailed(message)): observer.send(error: StreamFailure(message))
-                case let .failed(error): observer.send(error: StreamFailure(storage: error))
-                case .completed: observer.sendCompleted()
-                case .interrupted: observer.sendInterrupted()
-                }
-            }
+        return SignalProducer { [self] observer, lifetime in
+            ensureStream()
+            lifetime += events.start { event in Self.forward(event, stream: stream, codec: codec, to: observer) }
         }
     }
 
-    /// Attaches `observer` with its own replay (history, then live); disposing detaches it.
-    @discardableResult
-    public func observe(_ observer: Observer<Value, StreamFailure>) -> any Disposable {
-        producer.start(observer)
+    /// Creates the stream with the default policy if it is missing, like `PersistentReplaySubject`'s
+    /// init, so observing before the first publish works. Not awaited: the daemon answers a connection's
+    /// requests in order, so a `SUBSCRIBE` sent after it finds the stream; an existing stream (whatever
+    /// its policy) is left as it is.
+    private func ensureStream() {
+        connection.send(.createStream(name: stream, policy: StreamPolicy()))
     }
 
-    /// Attaches a function of events with its own replay; see `observe(_:)`.
-    @discardableResult
-    public func observe(_ action: @escaping @Sendable (Event<Value, StreamFailure>) -> Void) -> any Disposable {
-        producer.start(action)
-    }
-
-    /// Attaches a function of values with its own replay; see `observe(_:)`.
-    @discardableResult
-    public func observeValues(_ action: @escaping @Sendable (Value) -> Void) -> any Disposable {
-        producer.startWithValues(action)
+    /// Decodes one subscription event into the subject's terms.
+    private static func forward(
+        _ event: Event<ReceivedEvent, StreamClientError>, stream: String, codec: any EventCodec,
+        to observer: Observer<Value, StreamFailure>
+    ) {
+        switch event {
+        case let .value(received):
+            do {
+                observer.send(value: try codec.decode(Value.self, from: received.payload))
+            } catch {
+                observer.send(error: StreamFailure(
+                    origin: .storage, message: "event \(received.sequence) of \(stream) is not a \(Value.self): \(error)"))
+            }
+        case let .failed(.streamFailed(message)): observer.send(error: StreamFailure(message))
+        case let .failed(error): observer.send(error: StreamFailure(storage: error))
+        case .completed: observer.sendCompleted()
+        case .interrupted: observer.sendInterrupted()
+        }
     }
 
     /// Publishes `value` and returns once the daemon has stored it.
@@ -125,10 +142,11 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
         try await connection.publish(value, to: stream, codec: codec)
     }
 
-    /// Publishes a value without waiting; ends the shared `signal` on a terminal event (see the type's notes).
+    /// Publishes a value without waiting; a terminal event ends only this process's observers.
     public func send(_ event: Event<Value, StreamFailure>) {
         guard let value = event.value else {
-            shared.withLock { $0.input }?.send(event)
+            ordering.withLock { if $0.pendingTerminal == nil { $0.pendingTerminal = event } }
+            releaseTerminalIfDue()
             return
         }
         let payload: [UInt8]
@@ -138,9 +156,16 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
             failShared(StreamFailure(origin: .storage, message: "cannot encode \(Value.self): \(error)"))
             return
         }
+        ordering.withLock { $0.unacknowledged += 1 }
         connection.send(.publish(.init(stream: stream, payload: payload))) { [weak self] reply in
+            self?.ordering.withLock { ordering in
+                ordering.unacknowledged -= 1
+                if case let .success(.published(sequence, _, _)) = reply {
+                    ordering.lastAcknowledged = max(ordering.lastAcknowledged, sequence)
+                }
+            }
             switch reply {
-            case .success(.published): break
+            case .success(.published): self?.releaseTerminalIfDue()
             case let .success(other): self?.failShared(StreamFailure(origin: .storage, message: "the daemon refused a publish: \(other)"))
             case let .failure(error): self?.failShared(StreamFailure(storage: error))
             }
@@ -148,6 +173,18 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
     }
 
     private func failShared(_ failure: StreamFailure) {
-        shared.withLock { $0.input }?.send(error: failure)
+        mirror.send(error: failure)
+    }
+
+    /// Sends a held terminal event once nothing published before it is still on its way.
+    private func releaseTerminalIfDue() {
+        let terminal = ordering.withLock { ordering -> Event<Value, StreamFailure>? in
+            guard let terminal = ordering.pendingTerminal, ordering.unacknowledged == 0,
+                  !ordering.feedOpened || ordering.lastMirrored >= ordering.lastAcknowledged
+            else { return nil }
+            ordering.pendingTerminal = nil
+            return terminal
+        }
+        if let terminal { mirror.send(terminal) }
     }
 }
