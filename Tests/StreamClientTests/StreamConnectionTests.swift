@@ -43,6 +43,20 @@ import Testing
         await fixture.tearDown()
     }
 
+    @Test func concurrentCallsOnOneConnectionEachGetTheirOwnReply() async throws {
+        let fixture = try await ServerFixture()
+        let connection = try await fixture.connect()
+        let sequences = try await withThrowingTaskGroup(of: UInt64.self) { group in
+            for index in 0..<200 {
+                group.addTask { try await connection.publish(bytes("\(index)"), to: "s").sequence }
+            }
+            return try await group.reduce(into: [UInt64]()) { $0.append($1) }
+        }
+        #expect(sequences.sorted() == Array(1...200))
+        connection.close()
+        await fixture.tearDown()
+    }
+
     @Test func aRepeatedMessageIDIsAcknowledgedAsADuplicateOfTheOriginal() async throws {
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()

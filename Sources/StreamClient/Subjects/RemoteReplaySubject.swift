@@ -10,11 +10,12 @@ import Synchronization
 ///   `publish(_:)` does the same and returns once the daemon has stored it. A publish the daemon refuses
 ///   fails the subject's observers with a `StreamFailure` of origin `.storage`, since the value is lost.
 ///   Protocol version 1 cannot store a terminal event, so `sendCompleted()` / `send(error:)` /
-///   `sendInterrupted()` end this subject's observers in this process only; the stream stays open.
-/// - Reading: the first read of `signal` (observing the subject, or its `producer`, reads it) opens one
-///   subscription in the daemon from `replay`; its values feed a local `ReplaySubject` of
-///   `localCapacity`, and every observer gets what that keeps (with the default `.unlimited`: the whole
-///   history since `replay`) and then the live values, in sequence order, each once, including values
+///   `sendInterrupted()` end this subject's observers in this process only (after the values published
+///   before them have come back from the daemon); the stream stays open.
+/// - Reading: the first read of `signal` (observing the subject, or its `producer`, reads it) creates the
+///   stream if it is missing and opens one subscription in the daemon from `replay`; its values feed a local `ReplaySubject` of
+///   `localCapacity`, and every observer gets what that keeps (with the default `.unlimited`: everything
+///   from `replay` on) and then the live values, in sequence order, each once, including values
 ///   published by other processes. Memory grows with the values kept: bound it with `localCapacity`,
 ///   or use `independentProducer`, whose every start is its own subscription replayed by the daemon.
 /// - Failures: a stored failure arrives as `StreamFailure(message)`; connection and decoding errors as
