@@ -38,3 +38,6 @@ final class ClientChannelHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 }
+
+@available(*, unavailable)
+extension ClientChannelHandler: Sendable {}

@@ -6,7 +6,8 @@ import StreamProtocol
 /// One connection to `streamd` over its Unix domain socket: requests with ids, replies matched to them,
 /// and the subscriptions opened on it.
 ///
-/// Calls may be made concurrently; each waits for its own reply. When the connection is lost (the
+/// Calls may be made concurrently; each waits for its own reply (cancelling the calling task does not
+/// withdraw a request already sent: the daemon may still carry it out). When the connection is lost (the
 /// daemon stops, or `close()`), every waiting call throws `StreamClientError.connectionClosed` and
 /// every subscription fails with it (or, with `resume: true`, reconnects).
 ///

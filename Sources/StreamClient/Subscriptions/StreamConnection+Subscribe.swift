@@ -32,7 +32,8 @@ extension StreamConnection {
     /// unless `resume` is true: then the subscription reconnects to the same socket as `reconnect` says
     /// and continues after the last sequence it delivered (or, before any, at the first sequence the
     /// daemon had promised), with no gap and no duplicate. Events are delivered on the connection's
-    /// event-loop thread.
+    /// event-loop thread: an observer must not block it waiting for a reply on the same connection
+    /// (hop with `observe(on:)` or use `events(in:)` for slow work).
     public func subscribe(
         _ stream: String, from start: StartPosition = .streamDefault, resume: Bool = false,
         reconnect: ReconnectPolicy = .standard, credit: UInt32 = StreamConnection.defaultCredit

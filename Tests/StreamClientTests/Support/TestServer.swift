@@ -81,3 +81,6 @@ private final class SessionHandler: ChannelInboundHandler {
         context.fireChannelInactive()
     }
 }
+
+@available(*, unavailable)
+extension SessionHandler: Sendable {}
