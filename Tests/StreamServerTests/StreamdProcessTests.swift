@@ -123,6 +123,21 @@ struct StreamdProcessTests {
         #expect(FileManager.default.fileExists(atPath: directory.database))
     }
 
+    @Test func withNoFlagsItServesFromTheXDGDirectoriesAndCreatesTheStateDirectory() throws {
+        let directory = try ShortTemporaryDirectory()
+        let daemon = try DaemonProcess([], environment: [
+            "STREAMD_SOCKET": "", "STREAMD_DB": "",
+            "XDG_RUNTIME_DIR": directory.path, "XDG_STATE_HOME": directory.path + "/state",
+        ])
+        try daemon.waitForError(containing: "listening")
+        _ = try SocketClient.connected(to: directory.path + "/streamd.sock")
+        let mode = try permissions(of: directory.path + "/streamd.sock")
+        #expect(mode == 0o600)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        #expect(FileManager.default.fileExists(atPath: directory.path + "/state/streamd/streamd.sqlite"))
+    }
+
     @Test func aSecondDaemonOnTheSameSocketRefusesWithAClearMessage() throws {
         let directory = try ShortTemporaryDirectory()
         let first = try DaemonProcess.serving(directory)
@@ -156,14 +171,15 @@ struct StreamdProcessTests {
         #expect(daemon.waitForExit() == 0)
     }
 
-    @Test func sigtermEndsSubscriptionsRemovesTheSocketAndExitsZero() throws {
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aStopSignalEndsSubscriptionsRemovesTheSocketAndExitsZero(signal: Int32) throws {
         let directory = try ShortTemporaryDirectory()
         let daemon = try DaemonProcess.serving(directory)
         let subscriber = try SocketClient.connected(to: directory.socket)
         try subscriber.publish([1], to: "s")
         let reply = try subscriber.request(.subscribe(.init(subscriptionID: 3, stream: "s", start: .newOnly, credit: 10)))
         guard case .subscribed = reply else { throw TestFailure("not subscribed: \(reply)") }
-        daemon.signal(SIGTERM)
+        daemon.signal(signal)
         let frames = try subscriber.framesUntilClosed()
         #expect(frames.first?.message == .subscriptionEnded(subscriptionID: 3, reason: .serverShuttingDown, message: "the server is shutting down."))
         #expect(frames.last?.message.errorCode == .shuttingDown)
