@@ -75,6 +75,43 @@ struct StreamServerServiceTests {
         #expect(payloads == (0..<20).map(payload))
     }
 
+    @Test func shutdownDuringPipelinedPublishesAnswersWhatItTookThenSaysShuttingDown() async throws {
+        let directory = try ShortTemporaryDirectory()
+        var acknowledged: [UInt64: [UInt8]] = [:]
+        let client = try SocketClient()
+        var reader: Task<[Received], any Error>?
+        try await withServer(in: directory) { _, directory in
+            try client.connect(to: directory.socket)
+            _ = try client.request(.hello(minVersion: 1, maxVersion: 1, clientName: "drain"))
+            var bytes: [UInt8] = []
+            for index in 0..<2000 {
+                bytes += try ClientMessage.publish(.init(stream: "drain", payload: payload(index))).encoded(requestID: UInt32(10 + index))
+            }
+            try client.write(bytes)
+            // Shut down as soon as the first acknowledgement shows publishes are in flight.
+            guard let first = try client.next(), case let .published(sequence, _, _) = first.message else {
+                throw TestFailure("no first acknowledgement")
+            }
+            acknowledged[sequence] = payload(Int(first.requestID) - 10)
+            // The client keeps reading while the server drains, as a live client would.
+            reader = Task.detached { try client.framesUntilClosed() }
+        }
+        let frames = try await #require(reader).value
+        for frame in frames {
+            if case let .published(sequence, _, _) = frame.message { acknowledged[sequence] = payload(Int(frame.requestID) - 10) }
+        }
+        #expect(frames.last?.message.errorCode == .shuttingDown)
+        let log = try EventLog(path: directory.database)
+        defer { log.close() }
+        var stored: [UInt64: [UInt8]] = [:]
+        try log.read("drain", from: .allRetained) { event in
+            stored[event.sequence] = [UInt8](event.payload)
+            return true
+        }
+        #expect(acknowledged.allSatisfy { stored[$0.key] == $0.value })
+        #expect(acknowledged.count == stored.count, "every stored publish was acknowledged before the close")
+    }
+
     @Test func theSocketFileIsOnlyForItsOwnerByDefault() async throws {
         try await withServer { _, directory in
             let mode = try permissions(of: directory.socket)

@@ -34,21 +34,29 @@ final class SocketClient: @unchecked Sendable {
     private var pending: [Received] = []
     private var nextRequestID: UInt32 = 1
 
-    init(path: String, timeout: Int = 10) throws {
+    /// A socket not connected yet (see `connect(to:)`).
+    init() throws {
         descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw TestFailure("socket() failed") }
+    }
+
+    convenience init(path: String, timeout: Int = 10) throws {
+        try self.init()
+        try connect(to: path, timeout: timeout)
+    }
+
+    func connect(to path: String, timeout: Int = 10) throws {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                Foundation.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
         guard result == 0 else {
             let reason = String(cString: strerror(errno))
-            Foundation.close(descriptor)
             throw TestFailure("connect(\(path)) failed: \(reason)")
         }
         var limit = timeval(tv_sec: timeout, tv_usec: 0)
