@@ -79,7 +79,7 @@ struct StreamServerServiceTests {
         let directory = try ShortTemporaryDirectory()
         var acknowledged: [UInt64: [UInt8]] = [:]
         let client = try SocketClient()
-        var reader: Task<[Received], any Error>?
+        var reader: BackgroundReader?
         try await withServer(in: directory) { _, directory in
             try client.connect(to: directory.socket)
             _ = try client.request(.hello(minVersion: 1, maxVersion: 1, clientName: "drain"))
@@ -94,9 +94,9 @@ struct StreamServerServiceTests {
             }
             acknowledged[sequence] = payload(Int(first.requestID) - 10)
             // The client keeps reading while the server drains, as a live client would.
-            reader = Task.detached { try client.framesUntilClosed() }
+            reader = BackgroundReader(client)
         }
-        let frames = try await #require(reader).value
+        let frames = try #require(reader).frames()
         for frame in frames {
             if case let .published(sequence, _, _) = frame.message { acknowledged[sequence] = payload(Int(frame.requestID) - 10) }
         }
