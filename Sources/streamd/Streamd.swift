@@ -13,8 +13,11 @@ struct Streamd: AsyncParsableCommand {
         abstract: "Serve persistent named event streams to local programs over a Unix domain socket.",
         discussion: """
             Each option may also be set by its environment variable; a flag wins over the variable.
-            Stop the daemon with SIGTERM or SIGINT: it answers what it already received, ends every
-            subscription, closes the database and removes the socket file.
+
+            Stop the daemon with SIGTERM or SIGINT: it answers what it already received, ends every \
+            subscription, closes the database and removes the socket file. It refuses to start when \
+            another daemon serves the socket or the database; a socket file left by a crash is replaced.
+
             Exit status: 0 after a clean stop, 64 on bad usage, 1 when it cannot start or serve.
             """
     )
@@ -42,7 +45,7 @@ struct Streamd: AsyncParsableCommand {
     var logLevel: String?
 
     @Option(name: .customLong("socket-mode"), help: ArgumentHelp(
-        "The socket file's permissions in octal (default 600: only this user may connect).",
+        "The socket file's permissions in octal; 600 lets only this user connect.",
         valueName: "octal"))
     var socketMode: String = "600"
 

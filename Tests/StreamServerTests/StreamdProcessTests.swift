@@ -25,6 +25,12 @@ final class DaemonProcess: @unchecked Sendable {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let errorPipe = Pipe()
         let outputPipe = Pipe()
+        // Without close-on-exec, a daemon another test starts at the same moment inherits these pipes
+        // and holds them open, so their end of file would come only when that daemon exits.
+        for pipe in [errorPipe, outputPipe] {
+            _ = fcntl(pipe.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
         process.standardError = errorPipe
         process.standardOutput = outputPipe
         errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
@@ -160,6 +166,17 @@ struct StreamdProcessTests {
         #expect(second.standardError.contains("the database \(directory.database) is in use by another streamd (process \(first.process.processIdentifier)"))
         first.signal(SIGTERM)
         #expect(first.waitForExit() == 0)
+    }
+
+    @Test func aFileThatIsNotADatabaseStopsItWithExit1AndTheReason() throws {
+        let directory = try ShortTemporaryDirectory()
+        let text = Data(String(repeating: "not a database. ", count: 64).utf8)
+        _ = FileManager.default.createFile(atPath: directory.database, contents: text)
+        let daemon = try DaemonProcess(["--socket", directory.socket, "--db", directory.database])
+        #expect(daemon.waitForExit() == 1)
+        #expect(daemon.standardError.contains("\(directory.database) is not an SQLite database"))
+        #expect(!FileManager.default.fileExists(atPath: directory.socket))
+        #expect(FileManager.default.contents(atPath: directory.database) == text)
     }
 
     @Test func aStaleSocketFileIsReplaced() throws {
