@@ -10,9 +10,13 @@ let package = Package(
         .library(name: "StreamServer", targets: ["StreamServer"]),
         .library(name: "StreamClient", targets: ["StreamClient"]),
         .executable(name: "streambench", targets: ["streambench"]),
+        .executable(name: "streamd", targets: ["streamd"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .target(name: "Reactive"),
@@ -52,8 +56,36 @@ let package = Package(
         ),
         .target(name: "StreamProtocol"),
         .testTarget(name: "StreamProtocolTests", dependencies: ["StreamProtocol"]),
-        .target(name: "StreamServer", dependencies: ["StreamProtocol", "EventLog"]),
-        .testTarget(name: "StreamServerTests", dependencies: ["StreamServer", "StreamProtocol", "EventLog"]),
+        .target(
+            name: "StreamServer",
+            dependencies: [
+                "StreamProtocol", "EventLog",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .executableTarget(
+            name: "streamd",
+            dependencies: [
+                "StreamServer", "StreamProtocol", "EventLog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        .testTarget(
+            name: "StreamServerTests",
+            dependencies: [
+                "StreamServer", "StreamProtocol", "EventLog",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         .target(
             name: "StreamClient",
             dependencies: [

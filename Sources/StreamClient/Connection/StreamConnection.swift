@@ -42,13 +42,13 @@ public final class StreamConnection: Sendable {
 
     deinit { channel.close(promise: nil) }
 
-    /// Connects to the daemon at `socketPath` (by default `StreamdSocket.defaultPath`) and completes the
+    /// Connects to the daemon at `socketPath` (by default `StreamdDefaults.socketPath()`) and completes the
     /// handshake.
     ///
     /// - Throws: `StreamClientError.daemonNotRunning` naming the socket when nothing listens there;
     ///   `.server` when the daemon refuses the handshake.
     public static func connect(socketPath: String? = nil, clientName: String = "StreamClient") async throws -> StreamConnection {
-        let path = socketPath ?? StreamdSocket.defaultPath
+        let path = socketPath ?? StreamdDefaults.socketPath()
         let router = FrameRouter()
         let channel: any Channel
         do {

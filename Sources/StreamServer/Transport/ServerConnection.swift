@@ -1,0 +1,50 @@
+import Dispatch
+import NIOCore
+import Synchronization
+
+/// One accepted client: its session, its channel and the serial queue its requests run on.
+///
+/// Requests run on `queue`, never on the event loop, because a publish waits for its commit and a
+/// subscribe may read the log. The queue is serial, so the session sees the bytes in arrival order.
+/// Thread-safety: Sendable; `isDraining` is atomic, everything else is immutable.
+final class ServerConnection: Sendable {
+    let session: ConnectionSession
+    let channel: any Channel
+    let queue: DispatchQueue
+    private let draining = Atomic<Bool>(false)
+
+    init(hub: StreamHub, channel: any Channel, label: String) {
+        self.channel = channel
+        self.queue = DispatchQueue(label: label)
+        // Channel writes are thread-safe and keep the order of one calling thread; the session calls
+        // `output` from its receiving queue and its subscriptions' queues.
+        session = ConnectionSession(hub: hub) { bytes in
+            channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
+        }
+    }
+
+    /// True once the server stopped taking requests from this connection.
+    var isDraining: Bool { draining.load(ordering: .acquiring) }
+
+    /// Stops taking new requests; those already queued still run and are answered.
+    func stopTakingRequests() { draining.store(true, ordering: .releasing) }
+
+    /// Suspends until every request queued so far has been handled (and its replies written).
+    func waitForQueuedRequests() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.async { continuation.resume() }
+        }
+    }
+
+    /// Closes the channel after every frame written so far has gone out.
+    func closeAfterPendingWrites() {
+        let channel = self.channel
+        // Writes from this thread were queued on the loop before this task, so the empty write's
+        // future completes after them.
+        channel.eventLoop.execute {
+            channel.writeAndFlush(ByteBuffer()).whenComplete { _ in
+                channel.close(promise: nil)
+            }
+        }
+    }
+}

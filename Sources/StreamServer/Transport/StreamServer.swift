@@ -1,0 +1,220 @@
+import EventLog
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import ServiceLifecycle
+import Synchronization
+
+/// The daemon: serves one event log to local clients over a Unix domain socket until shut down.
+///
+/// `run` refuses to start when another daemon answers on the socket or holds the database, replaces a
+/// stale socket file left by a crash, and binds the socket with `socketMode` permissions (never wider,
+/// not even for a moment). On graceful shutdown or cancellation it stops accepting, answers every
+/// request already received (publishes are acknowledged after their commit), ends each subscription
+/// with `SUBSCRIPTION_ENDED` and each connection with `ERROR shutting_down`, closes the log, removes
+/// the socket file and releases the database. Run it once.
+/// Thread-safety: Sendable; `waitUntilListening` and `connectionCount` may be called from any thread.
+public final class StreamServer: Service, Sendable {
+    /// Where and how this server serves.
+    public let configuration: StreamServerConfiguration
+    private let logger: Logger
+
+    private enum Phase {
+        case starting
+        case listening
+        case stopping
+        case finished(failure: (any Error)?)
+    }
+
+    private struct State {
+        var phase = Phase.starting
+        var connections: [ObjectIdentifier: ServerConnection] = [:]
+        var waiters: [CheckedContinuation<Void, any Error>] = []
+        var nextConnection = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// A server for `configuration`, logging to `logger`.
+    public init(configuration: StreamServerConfiguration, logger: Logger = Logger(label: "streamd")) {
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    /// The number of open client connections.
+    public var connectionCount: Int { state.withLock { $0.connections.count } }
+
+    /// Returns once the socket accepts connections; throws the startup error if `run` failed first.
+    public func waitUntilListening() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let outcome: Result<Void, any Error>? = state.withLock { state in
+                switch state.phase {
+                case .starting:
+                    state.waiters.append(continuation)
+                    return nil
+                case .listening, .stopping, .finished(failure: nil): return .success(())
+                case let .finished(failure: error?): return .failure(error)
+                }
+            }
+            if let outcome { continuation.resume(with: outcome) }
+        }
+    }
+
+    private func settleStartup(_ outcome: Result<Void, any Error>) {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            switch outcome {
+            case .success: state.phase = .listening
+            case let .failure(error): state.phase = .finished(failure: error)
+            }
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(with: outcome) }
+    }
+
+    /// Serves until graceful shutdown or cancellation, then drains and cleans up.
+    ///
+    /// - Throws: `StreamServerError` when the socket or the database is in use or the socket cannot be
+    ///   bound; the event log's error when the database cannot be opened.
+    public func run() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount))
+        let serving: Serving
+        do {
+            serving = try await start(on: group)
+        } catch {
+            settleStartup(.failure(error))
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        settleStartup(.success(()))
+        logger.info("streamd is listening", metadata: [
+            "socket": "\(configuration.socketPath)", "db": "\(configuration.databasePath)",
+            "durability": "\(configuration.logOptions.durability)",
+            "socket-mode": "\(String(configuration.socketMode, radix: 8))",
+        ])
+
+        let channel = serving.channel
+        await withTaskCancellationOrGracefulShutdownHandler {
+            try? await channel.closeFuture.get()
+        } onCancelOrGracefulShutdown: {
+            channel.close(promise: nil)
+        }
+        logger.info("streamd is shutting down", metadata: ["connections": "\(connectionCount)"])
+        await drainConnections()
+        serving.hub.log.close()
+        if unlink(configuration.socketPath) != 0, errno != ENOENT {
+            logger.warning("could not remove the socket file", metadata: ["socket": "\(configuration.socketPath)", "error": "\(String(cString: strerror(errno)))"])
+        }
+        serving.lock.release()
+        try? await group.shutdownGracefully()
+        state.withLock { $0.phase = .finished(failure: nil) }
+        logger.info("streamd stopped")
+    }
+
+    private struct Serving {
+        let channel: any Channel
+        let hub: StreamHub
+        let lock: DatabaseLock
+    }
+
+    private func start(on group: MultiThreadedEventLoopGroup) async throws -> Serving {
+        let socketPath = configuration.socketPath
+        try SocketFile.prepare(socketPath)
+        let directory = (configuration.databasePath as NSString).deletingLastPathComponent
+        if !directory.isEmpty {
+            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        }
+        let lock = try DatabaseLock(databasePath: configuration.databasePath)
+        let hub: StreamHub
+        do {
+            let log = try EventLog(path: configuration.databasePath, options: configuration.logOptions)
+            hub = StreamHub(log: log, limits: configuration.limits, serverName: configuration.serverName)
+        } catch {
+            lock.release()
+            throw error
+        }
+        do {
+            let channel = try await bind(hub: hub, group: group)
+            return Serving(channel: channel, hub: hub, lock: lock)
+        } catch {
+            hub.log.close()
+            lock.release()
+            throw error
+        }
+    }
+
+    private func bind(hub: StreamHub, group: MultiThreadedEventLoopGroup) async throws -> any Channel {
+        let socketPath = configuration.socketPath
+        let bootstrap = ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 256)
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
+            .childChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    guard let connection = self.accept(channel, hub: hub) else {
+                        channel.close(promise: nil)
+                        return
+                    }
+                    let handler = SessionHandler(connection: connection) { [self] closed in
+                        _ = self.state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(closed)) }
+                    }
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                }
+            }
+        // The umask makes the kernel create the socket file with at most 0600, so there is no moment
+        // in which others could connect; chmod then widens it if asked.
+        let previous = umask(0o177)
+        let channel: any Channel
+        do {
+            channel = try await bootstrap.bind(unixDomainSocketPath: socketPath).get()
+            umask(previous)
+        } catch {
+            umask(previous)
+            throw StreamServerError(.system, "cannot bind the socket \(socketPath): \(error).")
+        }
+        guard chmod(socketPath, mode_t(configuration.socketMode)) == 0 else {
+            let reason = String(cString: strerror(errno))
+            try? await channel.close()
+            unlink(socketPath)
+            throw StreamServerError(.system, "cannot set the mode of the socket \(socketPath): \(reason).")
+        }
+        return channel
+    }
+
+    /// Registers a new connection, or returns nil when the server is stopping.
+    private func accept(_ channel: any Channel, hub: StreamHub) -> ServerConnection? {
+        state.withLock { state in
+            guard case .listening = state.phase else { return nil }
+            state.nextConnection += 1
+            let connection = ServerConnection(hub: hub, channel: channel, label: "streamd.connection.\(state.nextConnection)")
+            state.connections[ObjectIdentifier(connection)] = connection
+            return connection
+        }
+    }
+
+    /// Answers what every connection already sent, tells it the server is going, and closes it.
+    private func drainConnections() async {
+        let connections = state.withLock { state -> [ServerConnection] in
+            state.phase = .stopping
+            return Array(state.connections.values)
+        }
+        let timeout = TimeAmount.nanoseconds(Int64(configuration.closeTimeout.components.seconds) * 1_000_000_000
+            + configuration.closeTimeout.components.attoseconds / 1_000_000_000)
+        await withTaskGroup(of: Void.self) { group in
+            for connection in connections {
+                group.addTask {
+                    connection.stopTakingRequests()
+                    // A read being handed to the queue right now finishes on the loop before this.
+                    try? await connection.channel.eventLoop.submit {}.get()
+                    await connection.waitForQueuedRequests()
+                    connection.session.shutDown()
+                    connection.closeAfterPendingWrites()
+                    let channel = connection.channel
+                    let forced = channel.eventLoop.scheduleTask(in: timeout) { channel.close(promise: nil) }
+                    try? await channel.closeFuture.get()
+                    forced.cancel()
+                }
+            }
+        }
+    }
+}

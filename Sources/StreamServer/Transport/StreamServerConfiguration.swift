@@ -1,0 +1,27 @@
+import EventLog
+
+/// Where and how a `StreamServer` serves: socket, database, permissions, log options and limits.
+///
+/// Values are Sendable.
+public struct StreamServerConfiguration: Sendable {
+    /// The Unix domain socket path clients connect to.
+    public var socketPath: String
+    /// The event log's database file; its directory is created if missing.
+    public var databasePath: String
+    /// The socket file's permission bits (0600 by default: only the owner may connect).
+    public var socketMode: UInt32 = 0o600
+    /// Options of the event log (durability and the rest).
+    public var logOptions = EventLogOptions()
+    /// The limits every connection is held to.
+    public var limits = ServerLimits()
+    /// The name announced in `WELCOME`.
+    public var serverName = "streamd"
+    /// How long shutdown waits for a client to take its last frames before closing anyway.
+    public var closeTimeout: Duration = .seconds(5)
+
+    /// A configuration serving `databasePath` on `socketPath`, with every other setting at its default.
+    public init(socketPath: String, databasePath: String) {
+        self.socketPath = socketPath
+        self.databasePath = databasePath
+    }
+}

@@ -1,0 +1,107 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import Logging
+import ServiceLifecycle
+import StreamProtocol
+import StreamServer
+
+/// The `streamd` daemon: serves named event streams to local programs over a Unix domain socket.
+@main
+struct Streamd: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "streamd",
+        abstract: "Serve persistent named event streams to local programs over a Unix domain socket.",
+        discussion: """
+            Each option may also be set by its environment variable; a flag wins over the variable.
+
+            Stop the daemon with SIGTERM or SIGINT: it answers what it already received, ends every \
+            subscription, closes the database and removes the socket file. It refuses to start when \
+            another daemon serves the socket or the database; a socket file left by a crash is replaced.
+
+            Exit status: 0 after a clean stop, 64 on bad usage, 1 when it cannot start or serve.
+            """
+    )
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The Unix domain socket to listen on (env STREAMD_SOCKET).",
+        discussion: "Default: $XDG_RUNTIME_DIR/streamd.sock, else /tmp/streamd-<uid>.sock.",
+        valueName: "path"))
+    var socket: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "The event log's database file (env STREAMD_DB).",
+        discussion: "Default: $XDG_STATE_HOME/streamd/streamd.sqlite, else ~/.local/state/streamd/streamd.sqlite; the directory is created.",
+        valueName: "path"))
+    var db: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "normal: a commit survives a crash of streamd; full: it also survives power loss (env STREAMD_DURABILITY, default normal).",
+        valueName: "normal|full"))
+    var durability: String?
+
+    @Option(name: .customLong("log-level"), help: ArgumentHelp(
+        "trace, debug, info, notice, warning, error or critical (env STREAMD_LOG_LEVEL, default info).",
+        valueName: "level"))
+    var logLevel: String?
+
+    @Option(name: .customLong("socket-mode"), help: ArgumentHelp(
+        "The socket file's permissions in octal; 600 lets only this user connect.",
+        valueName: "octal"))
+    var socketMode: String = "600"
+
+    func run() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let durabilityName = durability ?? environment["STREAMD_DURABILITY"] ?? "normal"
+        let level: Logger.Level
+        let options = try logOptions(durabilityName)
+        let levelName = logLevel ?? environment["STREAMD_LOG_LEVEL"] ?? "info"
+        guard let parsedLevel = Logger.Level(rawValue: levelName.lowercased()) else {
+            throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical (got \"\(levelName)\").")
+        }
+        level = parsedLevel
+        guard let mode = UInt32(socketMode, radix: 8), mode <= 0o777 else {
+            throw ValidationError("--socket-mode must be octal permission bits such as 600 or 660 (got \"\(socketMode)\").")
+        }
+
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "streamd")
+
+        var configuration = StreamServerConfiguration(
+            socketPath: StreamdDefaults.socketPath(socket, environment: environment),
+            databasePath: StreamdDefaults.databasePath(db, environment: environment))
+        configuration.socketMode = mode
+        configuration.logOptions = options
+        let server = StreamServer(configuration: configuration, logger: logger)
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: server)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            logger: logger))
+        do {
+            try await group.run()
+        } catch {
+            FileHandle.standardError.write(Data("streamd: \(Self.reason(error))\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    private func logOptions(_ name: String) throws -> EventLogOptions {
+        var options = EventLogOptions()
+        switch name.lowercased() {
+        case "normal": options.durability = .normal
+        case "full": options.durability = .full
+        default: throw ValidationError("--durability must be normal or full (got \"\(name)\").")
+        }
+        return options
+    }
+
+    /// The operator's message for a startup or serving failure.
+    private static func reason(_ error: any Error) -> String {
+        if let error = error as? StreamServerError { return error.description }
+        return "\(error)"
+    }
+}
