@@ -75,10 +75,15 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        .target(
+            name: "StreamdTestSupport",
+            dependencies: ["StreamProtocol"],
+            path: "Tests/StreamdTestSupport"
+        ),
         .testTarget(
             name: "StreamServerTests",
             dependencies: [
-                "StreamServer", "StreamProtocol", "EventLog",
+                "StreamServer", "StreamProtocol", "EventLog", "StreamdTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -1,6 +1,7 @@
 import Dispatch
 import EventLog
 import StreamProtocol
+import StreamdTestSupport
 import Synchronization
 import Testing
 

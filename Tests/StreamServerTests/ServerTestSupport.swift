@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Synchronization
 import StreamProtocol
+import StreamdTestSupport
 import Testing
 
 @testable import StreamServer
@@ -21,12 +22,6 @@ final class TemporaryLog: Sendable {
         log.close()
         try? FileManager.default.removeItem(atPath: directory)
     }
-}
-
-/// One decoded frame the server sent.
-struct Received: Sendable, Equatable {
-    let requestID: UInt32
-    let message: ServerMessage
 }
 
 /// Collects a session's output frames, decoding them with the protocol's own decoder and messages.
@@ -156,23 +151,6 @@ final class TestClient: Sendable {
     }
 }
 
-
-struct TestFailure: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
-
-extension ServerMessage {
-    var isEvents: Bool {
-        if case .events = self { return true }
-        return false
-    }
-
-    var errorCode: ErrorCode? {
-        if case let .error(code, _) = self { return code }
-        return nil
-    }
-}
 
 /// A hub over a temporary log.
 func makeHub(_ configure: (inout ServerLimits) -> Void = { _ in }) throws -> (StreamHub, TemporaryLog) {

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import StreamProtocol
+import StreamdTestSupport
 import Testing
 
 @testable import StreamServer

@@ -1,5 +1,6 @@
 import EventLog
 import StreamProtocol
+import StreamdTestSupport
 import Testing
 
 @testable import StreamServer

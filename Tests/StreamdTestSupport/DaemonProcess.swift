@@ -1,0 +1,106 @@
+import Foundation
+
+/// A `streamd` child process whose standard error is collected as it arrives.
+public final class DaemonProcess: @unchecked Sendable {
+    /// The built `streamd`, next to the test bundle.
+    public static var executable: String { builtExecutable(named: "streamd") }
+
+    /// The path of the package's executable `name`, built next to the test bundle.
+    public static func builtExecutable(named name: String) -> String {
+        let current = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent(name).path
+    }
+
+    public let process = Process()
+    private let condition = NSCondition()
+    private var errorText = ""
+    private var outputText = ""
+    private var closedPipes = 0
+
+    public init(_ arguments: [String], environment: [String: String] = [:]) throws {
+        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let errorPipe = Pipe()
+        let outputPipe = Pipe()
+        // Without close-on-exec, a daemon another test starts at the same moment inherits these pipes
+        // and holds them open, so their end of file would come only when that daemon exits.
+        for pipe in [errorPipe, outputPipe] {
+            _ = fcntl(pipe.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
+        process.standardError = errorPipe
+        process.standardOutput = outputPipe
+        errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            self?.collect(data, error: true)
+        }
+        outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            if data.isEmpty { handle.readabilityHandler = nil }
+            self?.collect(data, error: false)
+        }
+        try process.run()
+    }
+
+    private func collect(_ data: Data, error: Bool) {
+        condition.lock()
+        if data.isEmpty {
+            closedPipes += 1
+        }
+        if error { errorText += String(decoding: data, as: UTF8.self) } else { outputText += String(decoding: data, as: UTF8.self) }
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    public var standardError: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return errorText
+    }
+
+    public var standardOutput: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return outputText
+    }
+
+    /// Waits until standard error contains `text` (the daemon logs "listening" once it serves).
+    public func waitForError(containing text: String, timeout: TimeInterval = 15) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !errorText.contains(text) {
+            if closedPipes == 2 { throw TestFailure("streamd exited without \"\(text)\"; stderr: \(errorText)") }
+            if !condition.wait(until: deadline) { throw TestFailure("no \"\(text)\" within \(timeout) s; stderr: \(errorText)") }
+        }
+    }
+
+    /// Waits for the process to exit (and its output to be read) and returns its status.
+    public func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        let deadline = Date(timeIntervalSinceNow: 5)
+        condition.lock()
+        while closedPipes < 2, condition.wait(until: deadline) {}
+        condition.unlock()
+        return process.terminationStatus
+    }
+
+    public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// A daemon started on `directory`'s socket and database, once it listens.
+    public static func serving(_ directory: ShortTemporaryDirectory, extra: [String] = []) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(["--socket", directory.socket, "--db", directory.database] + extra)
+        try daemon.waitForError(containing: "listening")
+        return daemon
+    }
+}
+
