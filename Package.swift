@@ -46,7 +46,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "streambench",
-            dependencies: ["EventLog"],
+            dependencies: ["EventLog", "StreamProtocol"],
             path: "Tools/streambench"
         ),
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),

@@ -1,43 +1,67 @@
 // streambench: measures streamd on this machine and prints `peer=streamd metric=... value=... unit=...`.
-// Usage: streambench --log [--events N] [--runs R] [--big N] [--dir DIR]   (build with -c release)
-import Dispatch
+// Build with -c release. Two modes:
+//   streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH]
+//       the client workloads of ../shared/peers/run-peers.sh against a streamd it starts (N = 500000, P = 100)
+//   streambench --log [--events N] [--runs R] [--big N]
+//       the event log alone, in process (N = 1000000)
 import EventLog
 import Foundation
 
 struct Arguments {
+    static let usage = """
+        usage: streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH] [--dir DIR]
+               streambench --log [--events N] [--runs R] [--big N] [--dir DIR]
+        """
+
     var log = false
-    var events = 1_000_000
+    var events: Int
+    var payload = 100
     var runs = 3
     var bigEvents = 10_000_000
+    var durability = "normal"
+    var streamd = Daemon.besideThisProgram
     var directory = NSTemporaryDirectory() + "streambench-\(getpid())"
 
     init(_ list: [String]) {
+        var events: Int?
         var iterator = list.dropFirst().makeIterator()
+        func number() -> Int {
+            guard let text = iterator.next(), let value = Int(text), value > 0 else { Self.fail("expected a positive number") }
+            return value
+        }
         while let argument = iterator.next() {
             switch argument {
             case "--log": log = true
-            case "--events": events = Int(iterator.next() ?? "") ?? events
-            case "--runs": runs = Int(iterator.next() ?? "") ?? runs
-            case "--big": bigEvents = Int(iterator.next() ?? "") ?? bigEvents
+            case "--events": events = number()
+            case "--payload": payload = number()
+            case "--runs": runs = number()
+            case "--big": bigEvents = number()
+            case "--durability": durability = iterator.next() ?? ""
+            case "--streamd": streamd = iterator.next() ?? ""
             case "--dir": directory = iterator.next() ?? directory
-            default:
-                FileHandle.standardError.write(Data("unknown argument \(argument)\nusage: streambench --log [--events N] [--runs R] [--big N] [--dir DIR]\n".utf8))
-                exit(64)
+            default: Self.fail("unknown argument \(argument)")
             }
         }
+        guard ["normal", "full"].contains(durability) else { Self.fail("--durability must be normal or full") }
+        self.events = events ?? (log ? 1_000_000 : 500_000)
+    }
+
+    private static func fail(_ reason: String) -> Never {
+        FileHandle.standardError.write(Data("streambench: \(reason)\n\(usage)\n".utf8))
+        exit(64)
     }
 }
 
 let arguments = Arguments(CommandLine.arguments)
-guard arguments.log else {
-    FileHandle.standardError.write(Data("usage: streambench --log [--events N] [--runs R] [--big N] [--dir DIR]\n".utf8))
-    exit(64)
-}
 try? FileManager.default.createDirectory(atPath: arguments.directory, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: arguments.directory) }
 
 do {
-    try LogBenchmark(arguments).run()
+    if arguments.log {
+        try LogBenchmark(arguments).run()
+    } else {
+        try ClientBenchmark(arguments).run()
+    }
 } catch {
     FileHandle.standardError.write(Data("streambench failed: \(error)\n".utf8))
     exit(1)

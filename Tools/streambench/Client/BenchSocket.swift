@@ -1,0 +1,97 @@
+import Foundation
+import StreamProtocol
+
+/// A blocking protocol client on one Unix socket, as thin as hiredis: encode, write, read, decode.
+/// The peers' benchmarks use plain C clients, so streamd's figures come from a client of the same weight.
+///
+/// Thread-safety: not Sendable in spirit; each socket is used by one thread at a time.
+final class BenchSocket: @unchecked Sendable {
+    let descriptor: Int32
+    private var decoder = FrameDecoder(maximumLength: Int(UInt32.max))
+    private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+    private var nextRequestID: UInt32 = 1
+
+    /// Connects to `path` and completes the handshake.
+    init(path: String) throws {
+        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw BenchFailure("socket() failed") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard connected == 0 else { throw BenchFailure("connect(\(path)) failed: \(String(cString: strerror(errno)))") }
+        let reply = try request(.hello(minVersion: 1, maxVersion: 1, clientName: "streambench"))
+        guard case .welcome = reply else { throw BenchFailure("no WELCOME: \(reply)") }
+    }
+
+    deinit { close(descriptor) }
+
+    /// Writes `message` under a fresh request id, without waiting for its reply.
+    @discardableResult
+    func send(_ message: ClientMessage) throws -> UInt32 {
+        let id = nextRequestID
+        nextRequestID &+= 1
+        try write(try message.encoded(requestID: id))
+        return id
+    }
+
+    /// Writes bytes already encoded (several frames at once, say).
+    func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Foundation.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { throw BenchFailure("write failed: \(String(cString: strerror(errno)))") }
+            offset += written
+        }
+    }
+
+    /// The next frame from the server.
+    func next() throws -> (requestID: UInt32, message: ServerMessage) {
+        while true {
+            if let frame = try nextBuffered() { return frame }
+            try fill()
+        }
+    }
+
+    /// The next frame already received, without reading the socket.
+    func nextBuffered() throws -> (requestID: UInt32, message: ServerMessage)? {
+        guard let frame = try decoder.next() else { return nil }
+        return (frame.requestID, try ServerMessage(frame))
+    }
+
+    /// Every whole frame buffered; reads once (blocking) first if none is.
+    func readFrames() throws -> [(requestID: UInt32, message: ServerMessage)] {
+        var frames: [(UInt32, ServerMessage)] = []
+        while frames.isEmpty {
+            while let frame = try decoder.next() { frames.append((frame.requestID, try ServerMessage(frame))) }
+            if frames.isEmpty { try fill() }
+        }
+        return frames
+    }
+
+    private func fill() throws {
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { throw BenchFailure(count == 0 ? "the daemon closed the connection" : "read failed: \(String(cString: strerror(errno)))") }
+        decoder.append(buffer[..<count])
+    }
+
+    /// Sends `message` and waits for its reply.
+    func request(_ message: ClientMessage) throws -> ServerMessage {
+        let id = try send(message)
+        while true {
+            let (requestID, reply) = try next()
+            if requestID == id, case .events = reply { continue }
+            if requestID == id { return reply }
+        }
+    }
+}
+
+/// What went wrong in a benchmark run.
+struct BenchFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

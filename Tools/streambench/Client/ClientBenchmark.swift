@@ -1,0 +1,147 @@
+import Dispatch
+import Foundation
+import StreamProtocol
+
+/// The client workloads, the same as `../shared/peers/run-peers.sh` gives Redis Streams and NATS
+/// JetStream (N events of P bytes, one client, a window of 64 publishes in flight, one-at-a-time round
+/// trips, a late reader from the start), plus end-to-end latency at a fixed rate and fan-out.
+/// Each run starts a fresh `streamd` on a database of its own.
+struct ClientBenchmark {
+    static let window = 64
+    static let roundTrips = 5_000
+
+    let arguments: Arguments
+    init(_ arguments: Arguments) { self.arguments = arguments }
+
+    private struct Figures {
+        var roundTrip: [Double] = [], publish: [Double] = [], replay: [Double] = []
+        var latencyP50: [Double] = [], latencyP99: [Double] = [], fanOut: [Double] = [], fanOutPublish: [Double] = []
+        var resident: [Double] = [], peak: [Double] = []
+    }
+
+    func run() throws {
+        let payload = [UInt8](repeating: UInt8(ascii: "x"), count: arguments.payload)
+        let fanOutEvents = max(1, arguments.events / 10)
+        note("workload: \(arguments.events) events of \(arguments.payload) B, window \(Self.window), durability \(arguments.durability)")
+        var figures = Figures()
+        for run in 0..<arguments.runs {
+            let directory = arguments.directory + "/client-\(run)"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let daemon = try Daemon(executable: arguments.streamd, directory: directory, durability: arguments.durability)
+            defer { daemon.stop() }
+
+            let client = try BenchSocket(path: daemon.socketPath)
+            figures.roundTrip.append(try roundTrip(client, payload: payload))
+            figures.publish.append(try publish(client, payload: payload))
+            figures.replay.append(try replay(daemon.socketPath, expected: arguments.events + Self.roundTrips))
+            let latency = try latencyAtFixedRate(daemon.socketPath, payload: payload)
+            figures.latencyP50.append(latency.p50)
+            figures.latencyP99.append(latency.p99)
+            let fanOut = try fanOut(daemon.socketPath, payload: payload, events: fanOutEvents, subscribers: 100)
+            figures.fanOut.append(fanOut.deliveries)
+            figures.fanOutPublish.append(fanOut.publish)
+            let memory = daemon.memory
+            figures.resident.append(memory.resident)
+            figures.peak.append(memory.peak)
+        }
+        report("rtt", median(figures.roundTrip), "us", "one publish at a time, \(Self.roundTrips) round trips")
+        report("publish", median(figures.publish), "events/s", "window \(Self.window), acknowledged after commit")
+        report("replay", median(figures.replay), "events/s", "late reader from the start")
+        report("latency_p50", median(figures.latencyP50), "us", "publish to subscriber at 10k events/s")
+        report("latency_p99", median(figures.latencyP99), "us", "publish to subscriber at 10k events/s")
+        report("fanout_deliveries", median(figures.fanOut), "events/s", "100 subscribers, \(fanOutEvents) events each")
+        report("fanout_publish", median(figures.fanOutPublish), "events/s", "publishing while 100 subscribers read")
+        report("daemon_rss", median(figures.resident), "MiB", "resident after all workloads")
+        report("daemon_peak_rss", median(figures.peak), "MiB", "peak resident during all workloads")
+    }
+
+    /// Microseconds per publish when each waits for its acknowledgement.
+    private func roundTrip(_ client: BenchSocket, payload: [UInt8]) throws -> Double {
+        let message = ClientMessage.publish(.init(stream: "bench", payload: payload))
+        _ = try client.request(message)
+        let start = monotonicNanoseconds()
+        for _ in 0..<Self.roundTrips {
+            guard case .published = try client.request(message) else { throw BenchFailure("a round trip failed") }
+        }
+        return Double(monotonicNanoseconds() - start) / 1_000 / Double(Self.roundTrips)
+    }
+
+    private func publish(_ client: BenchSocket, payload: [UInt8]) throws -> Double {
+        let start = monotonicNanoseconds()
+        try client.publishPipelined(arguments.events, payload: payload, to: "bench", window: Self.window)
+        return Double(arguments.events) / seconds(since: start)
+    }
+
+    /// Events per second for a new connection reading the whole stream.
+    private func replay(_ socketPath: String, expected: Int) throws -> Double {
+        let reader = try BenchSocket(path: socketPath)
+        let start = monotonicNanoseconds()
+        let subscription = try BenchSubscription(socket: reader, stream: "bench", from: .all)
+        try subscription.read(until: expected)
+        return Double(expected) / seconds(since: start)
+    }
+
+    /// Publishes at 10 000 events/s for two seconds, each payload carrying its send time, and
+    /// measures how long each takes to reach a subscriber on another connection.
+    private func latencyAtFixedRate(_ socketPath: String, payload: [UInt8]) throws -> (p50: Double, p99: Double) {
+        let count = 20_000, interval: UInt64 = 100_000
+        let publisher = try BenchSocket(path: socketPath)
+        let reader = try BenchSocket(path: socketPath)
+        _ = try publisher.request(.publish(.init(stream: "latency", payload: payload)))
+        let subscription = try BenchSubscription(socket: reader, stream: "latency", from: .newOnly)
+        let acknowledgements = BackgroundWork { try publisher.awaitPublished(count) }
+        let received = BackgroundWork { () throws -> [Double] in
+            var latencies: [Double] = []
+            latencies.reserveCapacity(count)
+            try subscription.read(until: count) { event in
+                let sent = event.payload.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                latencies.append(Double(monotonicNanoseconds() - sent) / 1_000)
+            }
+            return latencies
+        }
+        // The send time fills the first 8 bytes, so a shorter payload is padded for this workload.
+        let template = PublishTemplate(stream: "latency", payload: payload + [UInt8](repeating: 0, count: max(0, 8 - payload.count)))
+        let start = monotonicNanoseconds()
+        var frame: [UInt8] = []
+        for index in 0..<count {
+            sleep(untilNanoseconds: start + UInt64(index) * interval)
+            let now = monotonicNanoseconds()
+            frame.removeAll(keepingCapacity: true)
+            let stamp = (0..<8).map { UInt8(truncatingIfNeeded: now >> (56 - 8 * UInt64($0))) }
+            template.append(requestID: UInt32(index + 10), payloadPrefix: stamp, to: &frame)
+            try publisher.write(frame)
+        }
+        try acknowledgements.result(within: 30)
+        let sorted = try received.result(within: 30).sorted()
+        return (percentile(sorted, 0.5), percentile(sorted, 0.99))
+    }
+
+    /// `subscribers` connections follow one stream while one client publishes `events` to it:
+    /// deliveries per second until the last subscriber has them all, and the publish rate meanwhile.
+    private func fanOut(_ socketPath: String, payload: [UInt8], events: Int, subscribers: Int) throws -> (deliveries: Double, publish: Double) {
+        let publisher = try BenchSocket(path: socketPath)
+        _ = try publisher.request(.publish(.init(stream: "fanout", payload: payload)))
+        let subscriptions = try (0..<subscribers).map { _ in
+            try BenchSubscription(socket: try BenchSocket(path: socketPath), stream: "fanout", from: .newOnly)
+        }
+        let readers = BackgroundWork { try readAll(subscriptions, until: events) }
+        let start = monotonicNanoseconds()
+        try publisher.publishPipelined(events, payload: payload, to: "fanout", window: Self.window)
+        let published = seconds(since: start)
+        try readers.result(within: 120)
+        return (Double(events * subscribers) / seconds(since: start), Double(events) / published)
+    }
+}
+
+/// Reads every subscription on one thread, with poll(2), until each has `count` events.
+private func readAll(_ subscriptions: [BenchSubscription], until count: Int) throws {
+    var descriptors = subscriptions.map { pollfd(fd: $0.socket.descriptor, events: Int16(POLLIN), revents: 0) }
+    while subscriptions.contains(where: { $0.received < count }) {
+        guard poll(&descriptors, nfds_t(descriptors.count), 10_000) > 0 else { throw BenchFailure("fan-out subscribers stalled") }
+        for (index, descriptor) in descriptors.enumerated() where descriptor.revents != 0 {
+            let subscription = subscriptions[index]
+            for frame in try subscription.socket.readFrames() { try subscription.take(frame.message) }
+        }
+    }
+}
