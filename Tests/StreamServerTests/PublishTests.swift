@@ -199,7 +199,7 @@ import Testing
             bytes += try ClientMessage.publish(.init(stream: "pipe", messageID: id, payload: payload(index))).encoded(requestID: UInt32(100 + index))
         }
         client.session.receive(bytes)
-        let replies = client.collector.received.filter { $0.requestID >= 100 }
+        let replies = try client.replies(from: 100, count: 100)
         #expect(replies.map(\.requestID) == (100..<200).map { UInt32($0) })
         #expect(replies[60].message.publishedSequence == 11)
         let fresh = replies.enumerated().filter { $0.offset != 60 }.compactMap { $0.element.message.publishedSequence }
@@ -216,7 +216,7 @@ import Testing
             bytes += try ClientMessage.publish(.init(stream: "cas", expectedLastSequence: UInt64(expected), payload: [1])).encoded(requestID: UInt32(10 + index))
         }
         client.session.receive(bytes)
-        let replies = client.collector.received.filter { $0.requestID >= 10 }.map(\.message)
+        let replies = try client.replies(from: 10, count: 4).map(\.message)
         #expect(replies.map(\.publishedSequence) == [1, 2, nil, 3])
         #expect(replies[2].errorCode == .wrongLastSequence)
         _ = storage
@@ -234,7 +234,7 @@ import Testing
             bytes += try ClientMessage.publish(.init(stream: "big", payload: Array(repeating: 1, count: size))).encoded(requestID: UInt32(10 + index))
         }
         client.session.receive(bytes)
-        let replies = client.collector.received.filter { $0.requestID >= 10 }.map(\.message)
+        let replies = try client.replies(from: 10, count: 3).map(\.message)
         #expect(replies.map(\.publishedSequence) == [1, nil, 2])
         #expect(replies[1].errorCode == .invalidArgument)
     }

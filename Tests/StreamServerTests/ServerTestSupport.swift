@@ -121,6 +121,16 @@ final class TestClient: Sendable {
         return frames.first { $0.requestID == id && !$0.message.isEvents }!.message
     }
 
+    /// Waits for `count` replies (not `EVENTS`) to requests with ids from `firstID` on, and returns
+    /// them in arrival order: pipelined publishes are answered after their commit, not by `receive`.
+    func replies(from firstID: UInt32, count: Int) throws -> [Received] {
+        func matching(_ frames: [Received]) -> [Received] { frames.filter { $0.requestID >= firstID && !$0.message.isEvents } }
+        guard let frames = collector.wait(until: { matching($0).count >= count }) else {
+            throw TestFailure("got \(matching(collector.received).count) of \(count) replies from request \(firstID)")
+        }
+        return matching(frames)
+    }
+
     /// The events received on subscription `id`, in arrival order.
     func events(of id: UInt32) -> [WireEvent] {
         collector.received.flatMap { frame -> [WireEvent] in

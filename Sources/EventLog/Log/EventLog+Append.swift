@@ -48,23 +48,30 @@ extension EventLog {
     /// Appends one event and calls `completion` after the commit (or the failure), on the thread that
     /// committed (the writer thread, or a synchronous appender leading a shared commit).
     /// `completion` must be short and must not wait for another append.
+    ///
+    /// With `commitOnCallingThreadIfIdle`, a caller that finds nobody committing and nothing queued
+    /// commits at once on its own thread and runs `completion` there before returning, saving two
+    /// thread hand-offs; otherwise the append joins the writer's next group commit and this returns
+    /// at once. A server thread answering one request at a time wants that; an async caller does not.
     public func append(
-        _ payload: [UInt8], to stream: String,
+        _ payload: [UInt8], to stream: String, commitOnCallingThreadIfIdle: Bool = false,
         completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
     ) {
-        submit(stream: stream, kinds: [.value], payloads: [payload], completion: completion)
+        submit(stream: stream, kinds: [.value], payloads: [payload], lead: commitOnCallingThreadIfIdle, completion: completion)
     }
 
     /// Appends `payloads` and calls `completion` after the commit (or the failure), like `append(_:to:completion:)`.
     public func append(
-        contentsOf payloads: [[UInt8]], to stream: String,
+        contentsOf payloads: [[UInt8]], to stream: String, commitOnCallingThreadIfIdle: Bool = false,
         completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
     ) {
         guard !payloads.isEmpty else {
             completion(.failure(EventLogError(.invalidArgument, "an append needs at least one event; the batch was empty.", stream: stream)))
             return
         }
-        submit(stream: stream, kinds: Array(repeating: .value, count: payloads.count), payloads: payloads, completion: completion)
+        submit(
+            stream: stream, kinds: Array(repeating: .value, count: payloads.count), payloads: payloads,
+            lead: commitOnCallingThreadIfIdle, completion: completion)
     }
 
     private func submit(

@@ -31,6 +31,7 @@ extension StreamHub {
         }
         let entry = entry(for: stream)
         return try entry.window.withLock { window throws -> PublishOutcome in
+            entry.committing.wait()
             var entries = [ServerMessage.PublishedEntry?](repeating: nil, count: submissions.count)
             var timestamps = [Int64](repeating: 0, count: submissions.count)
             var fresh: [[UInt8]] = []
@@ -80,6 +81,42 @@ extension StreamHub {
                 timestamps[slot] = receipt.timestamp
             }
             return PublishOutcome(entries: entries.map { $0! }, timestamps: timestamps, timestamp: receipt.timestamp)
+        }
+    }
+
+    /// Appends `payloads` to `stream` (creating it with the default policy if it is missing) without
+    /// waiting for the commit: `completion` runs once it is durable, on the committing thread, or on
+    /// this one before returning when the log was idle (see `EventLog.append(contentsOf:to:...)`).
+    ///
+    /// For publishes with no message id and no expected last sequence: they need no window, so a
+    /// connection can pipeline them and the log commits whatever has arrived as one group.
+    func publishUnconditionally(
+        to stream: String, _ payloads: [[UInt8]],
+        completion: @escaping @Sendable (Result<AppendReceipt, any Error>) -> Void
+    ) {
+        let entry: StreamEntry
+        do {
+            try StreamName.validate(stream)
+            entry = self.entry(for: stream)
+            if !entry.exists.load(ordering: .acquiring) {
+                do {
+                    try ensureStreamWithinLimit(stream)
+                } catch {
+                    forget(stream)
+                    throw error
+                }
+                entry.exists.store(true, ordering: .releasing)
+            }
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        entry.window.withLock { _ in
+            entry.committing.enter()
+            log.append(contentsOf: payloads, to: stream, commitOnCallingThreadIfIdle: true) { result in
+                entry.committing.leave()
+                completion(result.mapError { $0 })
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import EventLog
 import StreamProtocol
 import Synchronization
@@ -97,11 +98,17 @@ public final class StreamHub: Sendable {
     }
 }
 
-/// One stream's publish lock and its recent message ids.
+/// One stream's publish lock, its recent message ids, and its appends still committing.
 ///
-/// Thread-safety: Sendable; the window sits in a Mutex held for the whole of a publish.
+/// Thread-safety: Sendable; the window sits in a Mutex held for the whole of a conditional publish
+/// (or a de-duplicated one) and for the hand-over of an unconditional one to the log.
 final class StreamEntry: Sendable {
     let window: Mutex<DeduplicationWindow>
+    /// Unconditional appends handed to the log and not yet committed; a conditional publish waits
+    /// for them, holding the window, so the last sequence it checks is the one it appends after.
+    let committing = DispatchGroup()
+    /// Whether the stream is known to exist, so an unconditional publish need not ask the catalog.
+    let exists = Atomic<Bool>(false)
 
     init(window capacity: Int) {
         window = Mutex(DeduplicationWindow(capacity: capacity))

@@ -64,17 +64,62 @@ extension ConnectionSession {
     /// Publishes several pipelined `PUBLISH` requests to one stream in one commit, answering each
     /// with its own `PUBLISHED`, in order; if the commit fails, each gets the same `ERROR`.
     func handlePublishes(_ group: [(publish: ClientMessage.Publish, requestID: UInt32)]) {
+        var frames: [UInt8] = []
         do {
             let outcome = try hub.publish(
                 to: group[0].publish.stream, expectedLastSequence: nil,
                 group.map { .init(messageID: $0.publish.messageID, payload: $0.publish.payload) })
             for (index, request) in group.enumerated() {
                 let entry = outcome.entries[index]
-                send(.published(sequence: entry.sequence, timestamp: outcome.timestamps[index], duplicate: entry.duplicate), requestID: request.requestID)
+                frames += Self.encode(.published(sequence: entry.sequence, timestamp: outcome.timestamps[index], duplicate: entry.duplicate), requestID: request.requestID)
             }
         } catch {
             let reply = ServerError.from(error).reply
-            for request in group { send(reply, requestID: request.requestID) }
+            for request in group { frames += Self.encode(reply, requestID: request.requestID) }
+        }
+        write(frames)
+    }
+
+    /// Hands pipelined `PUBLISH` requests without message ids to the log as one append and returns;
+    /// their `PUBLISHED` replies follow the commit, in request order (see `OrderedReplies`).
+    func publishPipelined(_ group: [(publish: ClientMessage.Publish, requestID: UInt32)]) {
+        let requestIDs = group.map(\.requestID)
+        publishPipelined(to: group[0].publish.stream, group.map(\.publish.payload)) { outcome in
+            switch outcome {
+            case let .success(receipt):
+                return requestIDs.enumerated().reduce(into: []) { frames, request in
+                    let sequence = receipt.firstSequence + UInt64(request.offset)
+                    frames += Self.encode(.published(sequence: sequence, timestamp: receipt.timestamp, duplicate: false), requestID: request.element)
+                }
+            case let .failure(error):
+                let reply = ServerError.from(error).reply
+                return requestIDs.reduce(into: []) { frames, requestID in frames += Self.encode(reply, requestID: requestID) }
+            }
+        }
+    }
+
+    /// Hands a `PUBLISH_BATCH` without message ids or expected sequence to the log and returns; its
+    /// `PUBLISHED_BATCH` follows the commit, in request order.
+    func publishPipelined(_ batch: ClientMessage.PublishBatch, requestID: UInt32) {
+        let count = batch.entries.count
+        publishPipelined(to: batch.stream, batch.entries.map(\.payload)) { outcome in
+            switch outcome {
+            case let .success(receipt):
+                let entries = (0..<UInt64(count)).map { ServerMessage.PublishedEntry(sequence: receipt.firstSequence + $0) }
+                return Self.encode(.publishedBatch(entries: entries, timestamp: receipt.timestamp), requestID: requestID)
+            case let .failure(error):
+                return Self.encode(ServerError.from(error).reply, requestID: requestID)
+            }
+        }
+    }
+
+    private func publishPipelined(
+        to stream: String, _ payloads: [[UInt8]],
+        replies: @escaping @Sendable (Result<AppendReceipt, any Error>) -> [UInt8]
+    ) {
+        let ticket = pipelinedReplies.take()
+        hub.publishUnconditionally(to: stream, payloads) { outcome in
+            self.pipelinedReplies.file(replies(outcome), for: ticket, output: self.write)
         }
     }
 
@@ -102,5 +147,13 @@ extension ConnectionSession {
 
     private func unknownSubscription(_ id: UInt32) -> ServerError {
         ServerError(.subscriptionNotFound, "no live subscription with id \(id) on this connection.")
+    }
+}
+
+extension ClientMessage.PublishBatch {
+    /// Whether the batch can be handed to the log without waiting: it has events, and needs neither
+    /// de-duplication nor an expected last sequence.
+    var isPipelinable: Bool {
+        expectedLastSequence == nil && !entries.isEmpty && entries.allSatisfy { $0.messageID == nil }
     }
 }

@@ -36,6 +36,8 @@ public final class ConnectionSession: Sendable {
     private let inbound: Mutex<Inbound>
     private let subscriptions = Mutex(Subscriptions())
     private let silenced = Atomic<Bool>(false)
+    /// Replies to publishes handed to the log, not yet committed.
+    let pipelinedReplies = OrderedReplies()
 
     /// A session of `hub` that writes its encoded frames to `output`.
     public init(hub: StreamHub, output: @escaping @Sendable ([UInt8]) -> Void) {
@@ -102,6 +104,18 @@ public final class ConnectionSession: Sendable {
         var index = 0
         while index < steps.count {
             let group = publishGroup(in: steps, from: index)
+            if !group.isEmpty, group.allSatisfy({ $0.publish.messageID == nil }) {
+                publishPipelined(group)
+                index += group.count
+                continue
+            }
+            if case let .handle(.publishBatch(batch), requestID) = steps[index], batch.isPipelinable {
+                publishPipelined(batch, requestID: requestID)
+                index += 1
+                continue
+            }
+            // Anything else is answered after the pipelined publishes before it.
+            pipelinedReplies.waitUntilAnswered()
             if group.count > 1 {
                 handlePublishes(group)
                 index += group.count
@@ -121,7 +135,8 @@ public final class ConnectionSession: Sendable {
 
     /// The pipelined `PUBLISH` requests from `start` on that can share one commit: consecutive, to one
     /// stream, without `expected_last_sequence` (which must be checked alone), and each small enough
-    /// for the log (so one oversize event cannot fail its neighbours).
+    /// for the log (so one oversize event cannot fail its neighbours). Without message ids they are
+    /// handed to the log without waiting for the commit; with some, they are de-duplicated first.
     private func publishGroup(in steps: [Step], from start: Int) -> [(publish: ClientMessage.Publish, requestID: UInt32)] {
         let maximumBytes = hub.log.options.maximumEventBytes
         func groupable(_ step: Step) -> (publish: ClientMessage.Publish, requestID: UInt32)? {
@@ -156,6 +171,7 @@ public final class ConnectionSession: Sendable {
     /// (reason: server shutting down), then `ERROR shutting_down` (request id 0), and the session closes.
     public func shutDown() {
         inbound.withLock { $0.connection.close() }
+        pipelinedReplies.waitUntilAnswered()
         let ending = subscriptions.withLock { table -> [Subscription] in
             table.closed = true
             return Array(table.live.values)
@@ -183,15 +199,23 @@ public final class ConnectionSession: Sendable {
 
     /// Encodes and writes `message`, unless the session was closed.
     func send(_ message: ServerMessage, requestID: UInt32) {
-        guard !silenced.load(ordering: .acquiring) else { return }
-        let bytes: [UInt8]
+        write(Self.encode(message, requestID: requestID))
+    }
+
+    /// Writes frames already encoded, unless the session was closed.
+    func write(_ frames: [UInt8]) {
+        guard !silenced.load(ordering: .acquiring), !frames.isEmpty else { return }
+        output(frames)
+    }
+
+    /// `message` as a frame; a reply that cannot be encoded (a name too long for the wire, say)
+    /// becomes an `ERROR internal` saying so.
+    static func encode(_ message: ServerMessage, requestID: UInt32) -> [UInt8] {
         do {
-            bytes = try message.encoded(requestID: requestID)
+            return try message.encoded(requestID: requestID)
         } catch {
-            guard let fallback = try? ServerMessage.error(code: .internal, message: "a reply could not be encoded: \(error)").encoded(requestID: requestID) else { return }
-            bytes = fallback
+            return (try? ServerMessage.error(code: .internal, message: "a reply could not be encoded: \(error)").encoded(requestID: requestID)) ?? []
         }
-        output(bytes)
     }
 
     // MARK: Subscriptions

@@ -1,0 +1,64 @@
+import Dispatch
+import Synchronization
+
+/// The replies to a connection's pipelined publishes, written in the order the requests came,
+/// whatever order their commits answer in.
+///
+/// Each pipelined request takes a ticket when it is handed to the log; its reply is filed under the
+/// ticket when the commit answers. Whoever files the reply that completes a run of consecutive
+/// tickets writes that run, as one output, while the others only file theirs: so replies keep their
+/// order, several become one socket write, and nothing is written under the lock.
+/// Thread-safety: Sendable; `take` from the receiving thread, `file` from any committing thread.
+final class OrderedReplies: Sendable {
+    private struct State {
+        var issued = 0
+        var nextToWrite = 0
+        var filed: [Int: [UInt8]] = [:]
+        var writing = false
+    }
+
+    private let state = Mutex(State())
+    private let unanswered = DispatchGroup()
+
+    /// A ticket for the next pipelined request.
+    func take() -> Int {
+        unanswered.enter()
+        return state.withLock { state in
+            defer { state.issued += 1 }
+            return state.issued
+        }
+    }
+
+    /// Files the encoded reply for `ticket`, and writes with `output` every reply now in order.
+    func file(_ reply: [UInt8], for ticket: Int, output: ([UInt8]) -> Void) {
+        var run = state.withLock { state -> (bytes: [UInt8], count: Int)? in
+            state.filed[ticket] = reply
+            guard !state.writing else { return nil }
+            return Self.takeRun(&state)
+        }
+        while let (bytes, count) = run {
+            output(bytes)
+            for _ in 0..<count { unanswered.leave() }
+            run = state.withLock { Self.takeRun(&$0) }
+        }
+    }
+
+    /// Waits until every ticket taken so far has had its reply written.
+    func waitUntilAnswered() {
+        unanswered.wait()
+    }
+
+    /// The consecutive filed replies from the next one to write; claims the writer role while there
+    /// are some and gives it up when there are none.
+    private static func takeRun(_ state: inout State) -> (bytes: [UInt8], count: Int)? {
+        var bytes: [UInt8] = []
+        var count = 0
+        while let reply = state.filed.removeValue(forKey: state.nextToWrite) {
+            bytes += reply
+            state.nextToWrite += 1
+            count += 1
+        }
+        state.writing = count > 0
+        return count > 0 ? (bytes, count) : nil
+    }
+}
