@@ -145,3 +145,44 @@ struct PipelinedPublishTests {
         _ = storage
     }
 }
+
+/// `receive(_:deferringWaitsTo:)`, as an event loop uses it: only what never waits is done at once.
+struct DeferredReceiveTests {
+    private final class DeferredWork: @unchecked Sendable {
+        var pieces: [@Sendable () -> Void] = []
+    }
+
+    @Test func pingsAndPublishesToKnownStreamsAreDoneAtOnceAndTheRestIsDeferredInOrder() throws {
+        let (hub, storage) = try makeHub()
+        let client = try TestClient.connected(to: hub)
+        try client.publish([0], to: "known")
+        let deferred = DeferredWork()
+        var bytes = try ClientMessage.ping(nonce: 1).encoded(requestID: 10)
+        bytes += try ClientMessage.publish(.init(stream: "known", payload: [1])).encoded(requestID: 11)
+        bytes += try ClientMessage.getStreamInfo(name: "known").encoded(requestID: 12)
+        bytes += try ClientMessage.ping(nonce: 2).encoded(requestID: 13)
+        client.session.receive(bytes) { deferred.pieces.append($0) }
+        let early = try client.replies(from: 10, count: 2)
+        #expect(early.map(\.requestID) == [10, 11])
+        #expect(early[1].message.publishedSequence == 2)
+        #expect(deferred.pieces.count == 1)
+        #expect(client.collector.received.filter { $0.requestID >= 12 }.isEmpty)
+        deferred.pieces[0]()
+        let all = try client.replies(from: 10, count: 4)
+        #expect(all.map(\.requestID) == [10, 11, 12, 13])
+        _ = storage
+    }
+
+    @Test func aPublishThatMustCreateItsStreamIsDeferred() throws {
+        let (hub, storage) = try makeHub()
+        let client = try TestClient.connected(to: hub)
+        let deferred = DeferredWork()
+        client.session.receive(try ClientMessage.publish(.init(stream: "new", payload: [1])).encoded(requestID: 10)) {
+            deferred.pieces.append($0)
+        }
+        #expect(deferred.pieces.count == 1)
+        #expect(try storage.log.streamInfo("new") == nil)
+        deferred.pieces[0]()
+        #expect(try client.replies(from: 10, count: 1)[0].message.publishedSequence == 1)
+    }
+}

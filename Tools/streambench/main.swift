@@ -9,7 +9,7 @@ import Foundation
 
 struct Arguments {
     static let usage = """
-        usage: streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH] [--dir DIR]
+        usage: streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH] [--only rtt,publish,replay,latency,fanout] [--dir DIR]
                streambench --log [--events N] [--runs R] [--big N] [--dir DIR]
         """
 
@@ -20,6 +20,8 @@ struct Arguments {
     var bigEvents = 10_000_000
     var durability = "normal"
     var streamd = Daemon.besideThisProgram
+    /// The client workloads to run (all when empty): rtt, publish, replay, latency, fanout.
+    var only: Set<String> = []
     var directory = NSTemporaryDirectory() + "streambench-\(getpid())"
 
     init(_ list: [String]) {
@@ -38,6 +40,7 @@ struct Arguments {
             case "--big": bigEvents = number()
             case "--durability": durability = iterator.next() ?? ""
             case "--streamd": streamd = iterator.next() ?? ""
+            case "--only": only = Set((iterator.next() ?? "").split(separator: ",").map(String.init))
             case "--dir": directory = iterator.next() ?? directory
             default: Self.fail("unknown argument \(argument)")
             }

@@ -85,8 +85,9 @@ extension StreamHub {
     }
 
     /// Appends `payloads` to `stream` (creating it with the default policy if it is missing) without
-    /// waiting for the commit: `completion` runs once it is durable, on the committing thread, or on
-    /// this one before returning when the log was idle (see `EventLog.append(contentsOf:to:...)`).
+    /// waiting for the commit: `completion` runs once it is durable, on the committing thread, or, with
+    /// `normal` durability and the log idle, on this one before returning (see
+    /// `EventLog.append(contentsOf:to:commitOnCallingThreadIfIdle:completion:)`).
     ///
     /// For publishes with no message id and no expected last sequence: they need no window, so a
     /// connection can pipeline them and the log commits whatever has arrived as one group.
@@ -113,7 +114,10 @@ extension StreamHub {
         }
         entry.window.withLock { _ in
             entry.committing.enter()
-            log.append(contentsOf: payloads, to: stream, commitOnCallingThreadIfIdle: true) { result in
+            // With `full` durability a commit waits for the disk: leave that to the writer thread, so
+            // an event loop handing over publishes never blocks on fsync.
+            let commitHere = log.options.durability == .normal
+            log.append(contentsOf: payloads, to: stream, commitOnCallingThreadIfIdle: commitHere) { result in
                 entry.committing.leave()
                 completion(result.mapError { $0 })
             }

@@ -48,6 +48,11 @@ public final class StreamHub: Sendable {
         }
     }
 
+    /// Whether an unconditional publish to `stream` would find it without asking the catalog.
+    func isKnownToExist(_ stream: String) -> Bool {
+        streams.withLock { $0[stream]?.exists.load(ordering: .acquiring) ?? false }
+    }
+
     /// Creates `stream` with `policy` unless the stream limit is reached.
     @discardableResult
     func ensureStreamWithinLimit(_ stream: String, policy: LogStreamPolicy = LogStreamPolicy()) throws -> LogStreamInfo {

@@ -35,7 +35,8 @@ public final class ConnectionSession: Sendable {
     private let output: @Sendable ([UInt8]) -> Void
     private let inbound: Mutex<Inbound>
     private let subscriptions = Mutex(Subscriptions())
-    private let silenced = Atomic<Bool>(false)
+    /// Set once the session must write nothing more.
+    let silenced = Atomic<Bool>(false)
     /// Replies to publishes handed to the log, not yet committed.
     let pipelinedReplies = OrderedReplies()
 
@@ -63,15 +64,27 @@ public final class ConnectionSession: Sendable {
     /// The number of live subscriptions.
     public var subscriptionCount: Int { subscriptions.withLock { $0.live.count } }
 
-    private enum Step {
-        case handle(ClientMessage, requestID: UInt32)
-        case send(ServerMessage, requestID: UInt32)
-        case closeThenSend(ServerMessage, requestID: UInt32)
-    }
-
     /// Feeds bytes received from the client, in any split; handles every whole frame among them.
     public func receive(_ bytes: some Collection<UInt8>) {
-        let steps = inbound.withLock { inbound -> [Step] in
+        run(decode(bytes)[...])
+    }
+
+    /// Feeds bytes like `receive(_:)`, but handles here only the requests that never wait (pipelined
+    /// publishes with the log idle or busy, pings, credit); from the first one that may wait (for a
+    /// commit, a read, an admin change) on, it hands the rest, in order, to `later` as one piece of
+    /// work, which must run before the next bytes are fed. An event loop can so answer most requests
+    /// without a thread hop, and leave the rest to a queue.
+    public func receive(_ bytes: some Collection<UInt8>, deferringWaitsTo later: (@escaping @Sendable () -> Void) -> Void) {
+        let steps = decode(bytes)
+        let quick = runWhileQuick(steps)
+        guard quick < steps.count else { return }
+        let rest = steps[quick...]
+        later { self.run(rest) }
+    }
+
+    /// The requests and protocol replies in the frames completed by `bytes`.
+    private func decode(_ bytes: some Collection<UInt8>) -> [Step] {
+        inbound.withLock { inbound -> [Step] in
             guard !inbound.connection.isClosed else { return [] }
             inbound.decoder.append(bytes)
             var steps: [Step] = []
@@ -101,64 +114,7 @@ public final class ConnectionSession: Sendable {
             }
             return steps
         }
-        var index = 0
-        while index < steps.count {
-            let group = publishGroup(in: steps, from: index)
-            if !group.isEmpty, group.allSatisfy({ $0.publish.messageID == nil }) {
-                publishPipelined(group)
-                index += group.count
-                continue
-            }
-            if case let .handle(.publishBatch(batch), requestID) = steps[index], batch.isPipelinable {
-                publishPipelined(batch, requestID: requestID)
-                index += 1
-                continue
-            }
-            // Anything else is answered after the pipelined publishes before it.
-            pipelinedReplies.waitUntilAnswered()
-            if group.count > 1 {
-                handlePublishes(group)
-                index += group.count
-                continue
-            }
-            switch steps[index] {
-            case let .handle(message, requestID): handle(message, requestID: requestID)
-            case let .send(message, requestID): send(message, requestID: requestID)
-            case let .closeThenSend(message, requestID):
-                endSubscriptions()
-                send(message, requestID: requestID)
-                silenced.store(true, ordering: .releasing)
-            }
-            index += 1
-        }
     }
-
-    /// The pipelined `PUBLISH` requests from `start` on that can share one commit: consecutive, to one
-    /// stream, without `expected_last_sequence` (which must be checked alone), and each small enough
-    /// for the log (so one oversize event cannot fail its neighbours). Without message ids they are
-    /// handed to the log without waiting for the commit; with some, they are de-duplicated first.
-    private func publishGroup(in steps: [Step], from start: Int) -> [(publish: ClientMessage.Publish, requestID: UInt32)] {
-        let maximumBytes = hub.log.options.maximumEventBytes
-        func groupable(_ step: Step) -> (publish: ClientMessage.Publish, requestID: UInt32)? {
-            guard case let .handle(.publish(publish), requestID) = step, publish.expectedLastSequence == nil,
-                publish.payload.count <= maximumBytes
-            else { return nil }
-            return (publish, requestID)
-        }
-        guard let first = groupable(steps[start]) else { return [] }
-        var group = [first]
-        var index = start + 1
-        while index < steps.count, group.count < Self.maximumPublishGroup, let next = groupable(steps[index]),
-            next.publish.stream == first.publish.stream
-        {
-            group.append(next)
-            index += 1
-        }
-        return group
-    }
-
-    /// The most pipelined publishes merged into one commit.
-    private static let maximumPublishGroup = 1024
 
     /// Closes the session: ends its subscriptions without a frame and ignores later bytes.
     public func close() {
@@ -220,7 +176,7 @@ public final class ConnectionSession: Sendable {
 
     // MARK: Subscriptions
 
-    private func endSubscriptions() {
+    func endSubscriptions() {
         let ending = subscriptions.withLock { table -> [Subscription] in
             table.closed = true
             return Array(table.live.values)

@@ -43,6 +43,9 @@ final class OrderedReplies: Sendable {
         }
     }
 
+    /// Whether every ticket taken so far has had its reply written.
+    var isIdle: Bool { state.withLock { $0.nextToWrite == $0.issued && !$0.writing } }
+
     /// Waits until every ticket taken so far has had its reply written.
     func waitUntilAnswered() {
         unanswered.wait()

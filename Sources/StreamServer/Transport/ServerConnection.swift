@@ -4,8 +4,9 @@ import Synchronization
 
 /// One accepted client: its session, its channel and the serial queue its requests run on.
 ///
-/// Requests run on `queue`, never on the event loop, because a publish waits for its commit and a
-/// subscribe may read the log. The queue is serial, so the session sees the bytes in arrival order.
+/// Requests that may wait (a conditional publish for its commit, a subscribe for a read, an admin
+/// change) run on `queue`, never on the event loop; the loop answers only those that never wait.
+/// The queue is serial, and the loop uses it whenever it holds work, so requests keep arrival order.
 /// Thread-safety: Sendable; `isDraining` is atomic, everything else is immutable.
 final class ServerConnection: Sendable {
     let session: ConnectionSession

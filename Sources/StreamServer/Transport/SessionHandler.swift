@@ -1,7 +1,8 @@
 import NIOCore
 
-/// Feeds a channel's inbound bytes to its connection's session, off the event loop, and closes the
-/// channel when the session closes (and the session when the channel closes).
+/// Feeds a channel's inbound bytes to its connection's session and closes the channel when the
+/// session closes (and the session when the channel closes). Requests that never wait (pipelined
+/// publishes, pings, credit) are handled on the event loop; the rest on the connection's queue.
 ///
 /// Backpressure: the handler stops asking the channel for more bytes while several chunks wait on
 /// the connection's queue or while the channel is not writable (the client is not reading its
@@ -29,13 +30,30 @@ final class SessionHandler: ChannelDuplexHandler {
         guard !connection.isDraining else { return }
         let buffer = unwrapInboundIn(data)
         let bytes = Array(buffer.readableBytesView)
+        // With nothing queued, requests that never wait are answered right here, and only the rest
+        // goes to the queue; otherwise everything queues behind what is there, to keep the order.
+        guard queuedChunks == 0 else {
+            enqueue(context: context) { $0.receive(bytes) }
+            return
+        }
+        var deferred = false
+        connection.session.receive(bytes) { rest in
+            deferred = true
+            enqueue(context: context) { _ in rest() }
+        }
+        // Work handed to the queue closes the channel itself once it has answered.
+        if !deferred, connection.session.isClosed { connection.closeAfterPendingWrites() }
+    }
+
+    /// Runs `work` on the connection's queue, pausing reads while too much waits there.
+    private func enqueue(context: ChannelHandlerContext, _ work: @escaping @Sendable (ConnectionSession) -> Void) {
         queuedChunks += 1
         let connection = self.connection
         let loopBoundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
         let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
         let eventLoop = context.eventLoop
         connection.queue.async {
-            connection.session.receive(bytes)
+            work(connection.session)
             let closed = connection.session.isClosed
             eventLoop.execute {
                 let handler = loopBoundSelf.value

@@ -19,6 +19,8 @@ struct ClientBenchmark {
         var resident: [Double] = [], peak: [Double] = []
     }
 
+    private func runs(_ workload: String) -> Bool { arguments.only.isEmpty || arguments.only.contains(workload) }
+
     func run() throws {
         let payload = [UInt8](repeating: UInt8(ascii: "x"), count: arguments.payload)
         let fanOutEvents = max(1, arguments.events / 10)
@@ -32,26 +34,35 @@ struct ClientBenchmark {
             defer { daemon.stop() }
 
             let client = try BenchSocket(path: daemon.socketPath)
-            figures.roundTrip.append(try roundTrip(client, payload: payload))
-            figures.publish.append(try publish(client, payload: payload))
-            figures.replay.append(try replay(daemon.socketPath, expected: arguments.events + Self.roundTrips))
-            let latency = try latencyAtFixedRate(daemon.socketPath, payload: payload)
-            figures.latencyP50.append(latency.p50)
-            figures.latencyP99.append(latency.p99)
-            let fanOut = try fanOut(daemon.socketPath, payload: payload, events: fanOutEvents, subscribers: 100)
-            figures.fanOut.append(fanOut.deliveries)
-            figures.fanOutPublish.append(fanOut.publish)
+            if runs("rtt") { figures.roundTrip.append(try roundTrip(client, payload: payload)) }
+            if runs("publish") || runs("replay") { figures.publish.append(try publish(client, payload: payload)) }
+            if runs("replay") { figures.replay.append(try replay(daemon.socketPath, expected: arguments.events + (runs("rtt") ? Self.roundTrips + 1 : 0))) }
+            if runs("latency") {
+                let latency = try latencyAtFixedRate(daemon.socketPath, payload: payload)
+                figures.latencyP50.append(latency.p50)
+                figures.latencyP99.append(latency.p99)
+            }
+            if runs("fanout") {
+                let fanOut = try fanOut(daemon.socketPath, payload: payload, events: fanOutEvents, subscribers: 100)
+                figures.fanOut.append(fanOut.deliveries)
+                figures.fanOutPublish.append(fanOut.publish)
+            }
             let memory = daemon.memory
             figures.resident.append(memory.resident)
             figures.peak.append(memory.peak)
         }
-        report("rtt", median(figures.roundTrip), "us", "one publish at a time, \(Self.roundTrips) round trips")
-        report("publish", median(figures.publish), "events/s", "window \(Self.window), acknowledged after commit")
-        report("replay", median(figures.replay), "events/s", "late reader from the start")
-        report("latency_p50", median(figures.latencyP50), "us", "publish to subscriber at 10k events/s")
-        report("latency_p99", median(figures.latencyP99), "us", "publish to subscriber at 10k events/s")
-        report("fanout_deliveries", median(figures.fanOut), "events/s", "100 subscribers, \(fanOutEvents) events each")
-        report("fanout_publish", median(figures.fanOutPublish), "events/s", "publishing while 100 subscribers read")
+        let lines: [(String, [Double], String, String)] = [
+            ("rtt", figures.roundTrip, "us", "one publish at a time, \(Self.roundTrips) round trips"),
+            ("publish", figures.publish, "events/s", "window \(Self.window), acknowledged after commit"),
+            ("replay", figures.replay, "events/s", "late reader from the start"),
+            ("latency_p50", figures.latencyP50, "us", "publish to subscriber at 10k events/s"),
+            ("latency_p99", figures.latencyP99, "us", "publish to subscriber at 10k events/s"),
+            ("fanout_deliveries", figures.fanOut, "events/s", "100 subscribers, \(fanOutEvents) events each"),
+            ("fanout_publish", figures.fanOutPublish, "events/s", "publishing while 100 subscribers read"),
+        ]
+        for (metric, values, unit, detail) in lines where !values.isEmpty {
+            report(metric, median(values), unit, detail)
+        }
         report("daemon_rss", median(figures.resident), "MiB", "resident after all workloads")
         report("daemon_peak_rss", median(figures.peak), "MiB", "peak resident during all workloads")
     }
