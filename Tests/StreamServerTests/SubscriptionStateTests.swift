@@ -97,21 +97,21 @@ import Testing
         var state = attached(next: 4)
         state.attached = false
         state.lastSeen = 4
-        let first = state.afterRead([], retry: true)
+        let first = state.afterRead(count: 0, last: nil, retry: true)
         #expect(first == .retry && !state.attached)
-        let second = state.afterRead([], retry: false)
+        let second = state.afterRead(count: 0, last: nil, retry: false)
         #expect(second == .attached && state.attached)
         var caughtUp = attached(next: 4)
         caughtUp.attached = false
         caughtUp.lastSeen = 3
-        let outcome = caughtUp.afterRead([], retry: true)
+        let outcome = caughtUp.afterRead(count: 0, last: nil, retry: true)
         #expect(outcome == .attached)
     }
 
     @Test func aReadAdvancesThePositionAndSpendsCredit() {
         var state = attached(next: 4, credit: 5)
         state.attached = false
-        let outcome = state.afterRead([event(6), event(7)], retry: true)
+        let outcome = state.afterRead(count: 2, last: 7, retry: true)
         #expect(outcome == .deliver)
         #expect(state.nextSequence == 8 && state.credit == 3)
     }
@@ -120,7 +120,7 @@ import Testing
         var state = attached()
         state.ended = true
         let claimed = state.claimPump()
-        let outcome = state.afterRead([event(1)], retry: true)
+        let outcome = state.afterRead(count: 1, last: 1, retry: true)
         #expect(!claimed && outcome == .stop)
     }
 }

@@ -91,13 +91,11 @@ enum PolicyMapping {
     }
 
     /// The wire event for a stored event.
-    static func wireEvent(_ event: LogEvent) -> WireEvent {
-        let kind: WireEvent.Kind =
-            switch event.kind {
-            case .completed: .completed
-            case .failed: .failed
-            default: .value
-            }
-        return WireEvent(sequence: event.sequence, timestamp: event.timestamp, kind: kind, payload: event.payload)
+    static func wireKind(_ kind: LogEvent.Kind) -> WireEvent.Kind {
+        switch kind {
+        case .completed: .completed
+        case .failed: .failed
+        default: .value
+        }
     }
 }

@@ -129,6 +129,7 @@ extension ConnectionSession {
         let subscription = Subscription(
             id: request.subscriptionID, requestID: requestID, stream: request.stream, hub: hub,
             send: { [weak self] message, requestID in self?.send(message, requestID: requestID) },
+            sendFrame: { [weak self] frame in self?.write(frame) },
             onEnded: { [weak self] subscription in self?.removeSubscription(subscription) })
         let next: UInt64
         do {

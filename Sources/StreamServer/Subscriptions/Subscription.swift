@@ -25,6 +25,7 @@ final class Subscription: Sendable {
 
     private let hub: StreamHub
     private let send: @Sendable (ServerMessage, UInt32) -> Void
+    private let sendFrame: @Sendable ([UInt8]) -> Void
     private let onEnded: @Sendable (Subscription) -> Void
     private let state = Mutex(SubscriptionState())
     private let queue: DispatchQueue
@@ -32,6 +33,7 @@ final class Subscription: Sendable {
     init(
         id: UInt32, requestID: UInt32, stream: String, hub: StreamHub,
         send: @escaping @Sendable (ServerMessage, UInt32) -> Void,
+        sendFrame: @escaping @Sendable ([UInt8]) -> Void,
         onEnded: @escaping @Sendable (Subscription) -> Void
     ) {
         self.id = id
@@ -39,6 +41,7 @@ final class Subscription: Sendable {
         self.stream = stream
         self.hub = hub
         self.send = send
+        self.sendFrame = sendFrame
         self.onEnded = onEnded
         queue = DispatchQueue(label: "streamd.subscription.\(id)")
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
@@ -153,22 +156,23 @@ final class Subscription: Sendable {
             case let .deliver(events):
                 deliver(events)
             case let .read(from, limit):
-                var events: [LogEvent] = []
-                var bytes = 0
+                // Events read from the log go straight into their frame: one copy of each payload.
+                var frame = EventsFrameBuilder(subscriptionID: id, requestID: requestID, capacity: 64 * 1024)
+                var last: UInt64?
                 do {
                     try hub.log.read(stream, from: .from(sequence: from)) { event in
-                        events.append(event.copy())
-                        bytes += event.payload.count
-                        return events.count < limit && bytes < limits.maximumEventBytesPerFrame
+                        try frame.append(sequence: event.sequence, timestamp: event.timestamp, kind: PolicyMapping.wireKind(event.kind), payload: event.payload)
+                        last = event.sequence
+                        return frame.count < limit && frame.payloadBytes < limits.maximumEventBytesPerFrame
                     }
                 } catch {
                     endFromPump(error)
                     return
                 }
-                let outcome = state.withLock { $0.afterRead(events, retry: emptyReads < 3) }
+                let outcome = state.withLock { $0.afterRead(count: frame.count, last: last, retry: emptyReads < 3) }
                 switch outcome {
                 case .stop: return
-                case .deliver: deliver(events)
+                case .deliver: sendFrame(frame.finished())
                 case .retry: emptyReads += 1
                 case .attached: break
                 }
@@ -177,7 +181,14 @@ final class Subscription: Sendable {
     }
 
     private func deliver(_ events: [LogEvent]) {
-        send(.events(subscriptionID: id, events: events.map(PolicyMapping.wireEvent)), requestID)
+        var frame = EventsFrameBuilder(subscriptionID: id, requestID: requestID, capacity: 64 + events.reduce(0) { $0 + $1.payload.count + 21 })
+        for event in events {
+            event.payload.withUnsafeBytes { payload in
+                // A payload the log accepted fits the wire's u32 length.
+                try? frame.append(sequence: event.sequence, timestamp: event.timestamp, kind: PolicyMapping.wireKind(event.kind), payload: payload)
+            }
+        }
+        sendFrame(frame.finished())
     }
 
     /// Ends after a failed read; on the queue, so it must not wait for the queue.

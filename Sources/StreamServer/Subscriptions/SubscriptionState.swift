@@ -85,16 +85,17 @@ struct SubscriptionState {
         return .deliver(taken)
     }
 
-    /// Accounts for `events` read from the log (at most the credit); when the read found nothing the
-    /// subscription re-attaches, unless a commit it has not read yet was announced meanwhile.
-    mutating func afterRead(_ events: [LogEvent], retry: Bool) -> AfterRead {
+    /// Accounts for `count` events read from the log (at most the credit), the last with sequence
+    /// `last`; when the read found nothing the subscription re-attaches, unless a commit it has not
+    /// read yet was announced meanwhile.
+    mutating func afterRead(count: Int, last: UInt64?, retry: Bool) -> AfterRead {
         guard !ended else {
             pumpScheduled = false
             return .stop
         }
-        if let last = events.last {
-            nextSequence = last.sequence + 1
-            credit -= UInt64(events.count)
+        if let last, count > 0 {
+            nextSequence = last + 1
+            credit -= UInt64(count)
             return .deliver
         }
         if lastSeen >= nextSequence, retry { return .retry }
