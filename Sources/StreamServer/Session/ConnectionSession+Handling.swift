@@ -130,6 +130,7 @@ extension ConnectionSession {
             id: request.subscriptionID, requestID: requestID, stream: request.stream, hub: hub,
             send: { [weak self] message, requestID in self?.send(message, requestID: requestID) },
             sendFrame: { [weak self] frame in self?.write(frame) },
+            canSend: { [weak self] in self?.isOutputWritable ?? false },
             onEnded: { [weak self] subscription in self?.removeSubscription(subscription) })
         let next: UInt64
         do {

@@ -37,6 +37,7 @@ public final class ConnectionSession: Sendable {
     private let subscriptions = Mutex(Subscriptions())
     /// Set once the session must write nothing more.
     let silenced = Atomic<Bool>(false)
+    private let outputWritable = Atomic<Bool>(true)
     /// Replies to publishes handed to the log, not yet committed.
     let pipelinedReplies = OrderedReplies()
 
@@ -114,6 +115,17 @@ public final class ConnectionSession: Sendable {
             }
             return steps
         }
+    }
+
+    /// Whether the transport takes more output now; subscriptions send nothing while it does not.
+    public var isOutputWritable: Bool { outputWritable.load(ordering: .acquiring) }
+
+    /// Tells the session whether the transport takes more output (a socket whose client stops reading
+    /// fills up); when it does again, paused subscriptions go on from where they stopped.
+    public func outputWritabilityChanged(_ writable: Bool) {
+        outputWritable.store(writable, ordering: .releasing)
+        guard writable else { return }
+        for subscription in subscriptions.withLock({ Array($0.live.values) }) { subscription.resume() }
     }
 
     /// Closes the session: ends its subscriptions without a frame and ignores later bytes.

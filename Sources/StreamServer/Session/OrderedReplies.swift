@@ -38,8 +38,9 @@ final class OrderedReplies: Sendable {
         }
         while let (bytes, count) = run {
             output(bytes)
-            for _ in 0..<count { unanswered.leave() }
+            // The writer role is given up before the waiters are let go, so they find the replies idle.
             run = state.withLock { Self.takeRun(&$0) }
+            for _ in 0..<count { unanswered.leave() }
         }
     }
 

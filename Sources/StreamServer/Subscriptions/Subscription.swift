@@ -26,6 +26,7 @@ final class Subscription: Sendable {
     private let hub: StreamHub
     private let send: @Sendable (ServerMessage, UInt32) -> Void
     private let sendFrame: @Sendable ([UInt8]) -> Void
+    private let canSend: @Sendable () -> Bool
     private let onEnded: @Sendable (Subscription) -> Void
     private let state = Mutex(SubscriptionState())
     private let queue: DispatchQueue
@@ -34,6 +35,7 @@ final class Subscription: Sendable {
         id: UInt32, requestID: UInt32, stream: String, hub: StreamHub,
         send: @escaping @Sendable (ServerMessage, UInt32) -> Void,
         sendFrame: @escaping @Sendable ([UInt8]) -> Void,
+        canSend: @escaping @Sendable () -> Bool = { true },
         onEnded: @escaping @Sendable (Subscription) -> Void
     ) {
         self.id = id
@@ -42,6 +44,7 @@ final class Subscription: Sendable {
         self.hub = hub
         self.send = send
         self.sendFrame = sendFrame
+        self.canSend = canSend
         self.onEnded = onEnded
         queue = DispatchQueue(label: "streamd.subscription.\(id)")
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
@@ -82,6 +85,12 @@ final class Subscription: Sendable {
             state.started = true
             return state.claimPump()
         }
+        if schedule { queue.async { self.pump() } }
+    }
+
+    /// Starts sending again after the connection's output drained (see `canSend`).
+    func resume() {
+        let schedule = state.withLock { $0.claimPump() }
         if schedule { queue.async { self.pump() } }
     }
 
@@ -150,7 +159,17 @@ final class Subscription: Sendable {
         let limits = hub.limits
         var emptyReads = 0
         while true {
-            switch state.withLock({ $0.nextStep(limits: limits) }) {
+            // A connection whose output is backed up gets nothing more until `resume`: the live
+            // buffer fills and drops, and the subscription later catches up from the log, so a
+            // subscriber that stops reading holds no more than its buffer in the daemon's memory.
+            let step = state.withLock { state -> SubscriptionState.Step in
+                guard canSend() else {
+                    state.pumpScheduled = false
+                    return .stop
+                }
+                return state.nextStep(limits: limits)
+            }
+            switch step {
             case .stop:
                 return
             case let .deliver(events):

@@ -74,6 +74,7 @@ final class SessionHandler: ChannelDuplexHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
+        connection.session.outputWritabilityChanged(context.channel.isWritable)
         readIfAllowed(context: context)
         context.fireChannelWritabilityChanged()
     }
