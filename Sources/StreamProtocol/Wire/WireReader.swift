@@ -14,9 +14,9 @@ public struct WireReader: Sendable {
     public var isAtEnd: Bool { bytes.isEmpty }
 
     /// Throws unless every byte has been read: a body must be consumed exactly.
-    public func expectEnd(of message: String) throws {
+    public func expectEnd(of message: @autoclosure () -> String) throws {
         guard bytes.isEmpty else {
-            throw ProtocolError.malformed("\(bytes.count) unexpected bytes after the body of \(message)")
+            throw ProtocolError.malformed("\(bytes.count) unexpected bytes after the body of \(message())")
         }
     }
 
