@@ -45,7 +45,7 @@ struct LogBenchmark {
                 let log = try EventLog(path: path, options: options)
                 try log.createStream("bench")
                 let start = DispatchTime.now()
-                for index in 0..<count { try log.append(events[index], to: "bench") }
+                for index in 0..<count { try log.append(events[index % events.count], to: "bench") }
                 rates.append(Double(count) / seconds(since: start))
                 log.close()
                 remove(path)
