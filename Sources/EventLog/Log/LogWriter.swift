@@ -144,14 +144,24 @@ final class LogWriter {
                 }
                 // Each stream's writes under a savepoint of their own: a failure of one stream (a damaged
                 // catalog row, say) fails that stream's appends only, not the others sharing the commit.
+                // A commit for one stream needs none: its failure fails the transaction, and so the same
+                // appends, two statements sooner.
                 for name in order {
                     guard var state = touched[name] else { continue }
-                    do {
-                        try connection.execute("SAVEPOINT stream_writes")
+                    func write() throws {
                         try writeBlocks(perStream[name]?.map { accepted[$0] } ?? [], into: &state)
                         try applyRetention(&state, now: now)
                         try StreamCatalog.updatePositions(state, on: connection)
-                        try connection.execute("RELEASE stream_writes")
+                    }
+                    guard order.count > 1 else {
+                        try write()
+                        touched[name] = state
+                        continue
+                    }
+                    do {
+                        try connection.statement("SAVEPOINT stream_writes").run()
+                        try write()
+                        try connection.statement("RELEASE stream_writes").run()
                         touched[name] = state
                     } catch {
                         // Some failures (a full disk, an I/O error) make SQLite roll the whole transaction
