@@ -52,6 +52,23 @@ struct LogBenchmark {
             }
             report("append_one_per_commit_\(durability)", median(rates), "events/s", "sequential, one event per commit")
         }
+        // What the daemon's commit of a pipelined window costs: 64 events per commit, one commit at a time.
+        var windowRates: [Double] = []
+        for run in 0..<arguments.runs {
+            let path = arguments.directory + "/window-\(run).sqlite"
+            let log = try EventLog(path: path)
+            try log.createStream("bench")
+            let windows = 2_000
+            let start = DispatchTime.now()
+            for window in 0..<windows {
+                let first = (window * 64) % max(1, events.count - 64)
+                try log.append(contentsOf: Array(events[first..<min(events.count, first + 64)]), to: "bench")
+            }
+            windowRates.append(Double(windows * 64) / seconds(since: start))
+            log.close()
+            remove(path)
+        }
+        report("append_64_per_commit_normal", median(windowRates), "events/s", "sequential, 64 events per commit")
         if arguments.bigEvents > 0 { try largeLog(&corpus) }
     }
 

@@ -22,7 +22,13 @@ final class Deflater {
 
     /// Compresses `input` as one raw-deflate unit and calls `body` with the result, or with nil when
     /// the compressed form would not be smaller than the input (the caller then stores it raw).
+    /// Inputs shorter than this are left raw.
+    static let minimumInput = 192
+
     func compress<R>(_ input: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer?) throws -> R) rethrows -> R {
+        // A lone small event saves a few bytes at most (ratio ~0.9 on this machine) for ~7 µs of
+        // deflateReset and deflate: a commit of one event skips it.
+        guard input.count >= Self.minimumInput else { return try body(nil) }
         deflateReset(&stream)
         // Anything at least as large as the input is useless, so cap the output there and stop early.
         let limit = input.count
