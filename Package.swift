@@ -59,7 +59,7 @@ let package = Package(
         .target(
             name: "StreamServer",
             dependencies: [
-                "StreamProtocol", "EventLog",
+                "StreamProtocol", "EventLog", "Reactive",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

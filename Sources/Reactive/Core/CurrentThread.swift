@@ -6,12 +6,13 @@ import Musl
 import Darwin
 #endif
 
-/// The identity of the calling thread, for telling a reentrant call from another thread's.
+/// The identity of the calling thread, for telling a reentrant call from another thread's (the
+/// daemon's subscriptions use it too, hence `package`).
 @usableFromInline
-enum CurrentThread {
+package enum CurrentThread {
     /// A non-zero number unique among running threads.
     @inlinable
-    static var id: UInt {
+    package static var id: UInt {
         #if canImport(Darwin)
         UInt(bitPattern: pthread_self())
         #else

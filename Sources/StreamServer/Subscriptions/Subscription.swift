@@ -1,5 +1,6 @@
 import Dispatch
 import EventLog
+import Reactive
 import StreamProtocol
 import Synchronization
 
@@ -29,6 +30,10 @@ final class Subscription: Sendable {
     private let canSend: @Sendable () -> Bool
     private let onEnded: @Sendable (Subscription) -> Void
     private let state = Mutex(SubscriptionState())
+    /// Held while a frame is handed to the connection.
+    private let sending = Mutex<Void>(())
+    /// The thread holding `sending` (0 when none).
+    private let sendingThread = Atomic<UInt>(0)
     private let queue: DispatchQueue
 
     init(
@@ -109,8 +114,7 @@ final class Subscription: Sendable {
     @discardableResult
     func end(reason: SubscriptionEndReason, message: String, replyTo requestID: UInt32?) -> Bool {
         guard finish() else { return false }
-        // Wait for a delivery in flight, so nothing of this subscription follows its end.
-        if !isOnQueue { queue.sync {} }
+        waitForSendInProgress()
         if let requestID { send(.subscriptionEnded(subscriptionID: id, reason: reason, message: message), requestID) }
         return true
     }
@@ -118,6 +122,15 @@ final class Subscription: Sendable {
     /// Returns once the delivery work queued so far has run (for tests).
     func waitForDelivery() {
         if !isOnQueue { queue.sync {} }
+        waitForSendInProgress()
+    }
+
+    /// Waits until no other thread is sending a frame of this subscription; a no-op on the sending
+    /// thread itself (an `output` that ends the session ends its subscriptions from inside a send).
+    private func waitForSendInProgress() {
+        // Only the sending thread itself can find its own id here, so a relaxed read is enough.
+        if sendingThread.load(ordering: .relaxed) == CurrentThread.id { return }
+        sending.withLock { _ in }
     }
 
     /// Live events held in memory, for tests of the bound.
@@ -143,19 +156,23 @@ final class Subscription: Sendable {
         return true
     }
 
+    /// Takes a live commit. A subscription that keeps up sends it at once, on the log's notification
+    /// thread, saving a hop to its queue; one that must read the log first goes on on its queue.
     private func receiveLive(_ append: CommittedAppend) {
         let limits = hub.limits
-        let schedule = state.withLock { state in
+        let claimed = state.withLock { state in
             guard !state.ended else { return false }
             for event in append.events { state.offer(event, limits: limits) }
             return state.claimPump()
         }
-        if schedule { queue.async { self.pump() } }
+        if claimed { pump(readingAllowed: false) }
     }
 
-    /// Sends what credit allows, from the buffer or the log, until there is nothing to send.
-    /// Runs only on `queue`.
-    private func pump() {
+    /// Sends what credit allows, from the buffer or the log, until there is nothing to send. The
+    /// caller holds the pump's claim (`claimPump`), so one pump runs at a time, on whatever thread.
+    /// Without `readingAllowed` (on the notification thread), the first read of the log hands the
+    /// claim over to the queue.
+    private func pump(readingAllowed: Bool = true) {
         let limits = hub.limits
         var emptyReads = 0
         while true {
@@ -175,6 +192,10 @@ final class Subscription: Sendable {
             case let .deliver(events):
                 deliver(events)
             case let .read(from, limit):
+                guard readingAllowed else {
+                    queue.async { self.pump() }
+                    return
+                }
                 // Events read from the log go straight into their frame: one copy of each payload.
                 var frame = EventsFrameBuilder(subscriptionID: id, requestID: requestID, capacity: 64 * 1024)
                 var last: UInt64?
@@ -191,7 +212,7 @@ final class Subscription: Sendable {
                 let outcome = state.withLock { $0.afterRead(count: frame.count, last: last, retry: emptyReads < 3) }
                 switch outcome {
                 case .stop: return
-                case .deliver: sendFrame(frame.finished())
+                case .deliver: send(frame: frame.finished())
                 case .retry: emptyReads += 1
                 case .attached: break
                 }
@@ -207,7 +228,18 @@ final class Subscription: Sendable {
                 try? frame.append(sequence: event.sequence, timestamp: event.timestamp, kind: PolicyMapping.wireKind(event.kind), payload: payload)
             }
         }
-        sendFrame(frame.finished())
+        send(frame: frame.finished())
+    }
+
+    /// Sends an `EVENTS` frame unless the subscription ended meanwhile. `end` waits for a send in
+    /// progress (on another thread) before it answers, so no frame follows `SUBSCRIPTION_ENDED`.
+    private func send(frame: [UInt8]) {
+        sending.withLock { _ in
+            guard !state.withLock({ $0.ended }) else { return }
+            sendingThread.store(CurrentThread.id, ordering: .relaxed)
+            defer { sendingThread.store(0, ordering: .relaxed) }
+            sendFrame(frame)
+        }
     }
 
     /// Ends after a failed read; on the queue, so it must not wait for the queue.
