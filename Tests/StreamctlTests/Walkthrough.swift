@@ -1,0 +1,104 @@
+/// The README's five-minute walkthrough, exactly as a reader types it and sees it.
+///
+/// Format (so that the README's text itself can be checked): a line `# terminal N …` switches to
+/// terminal N; a line `$ command` runs the command there (through `/bin/sh`, with `swift run streamctl`
+/// meaning the built streamctl, and `swift run streamd` meaning the daemon the test starts); the lines
+/// after it, up to the next `#` or `$` line, are what it prints on standard output. A command with
+/// `--follow` keeps running: output lines under a later `# terminal N` heading with no command are what
+/// it prints next. Blank lines are ignored.
+enum Walkthrough {
+    static let text = #"""
+        # terminal 1: the daemon (keep it running)
+        $ swift run streamd
+
+        # terminal 2: publish an event, then two more from standard input (one per line)
+        $ swift run streamctl publish orders '{"id":1,"item":"book"}'
+        published 1 event to orders (sequence 1)
+        $ printf '{"id":2,"item":"pen"}\n{"id":3,"item":"ink"}\n' | swift run streamctl publish orders
+        published 2 events to orders (sequences 2...3)
+        $ swift run streamctl tail orders
+        {"id":1,"item":"book"}
+        {"id":2,"item":"pen"}
+        {"id":3,"item":"ink"}
+
+        # terminal 3: a late subscriber gets the history, then waits for live events (Ctrl-C stops it)
+        $ swift run streamctl tail orders --follow
+        {"id":1,"item":"book"}
+        {"id":2,"item":"pen"}
+        {"id":3,"item":"ink"}
+
+        # terminal 2: publish while the subscriber listens
+        $ swift run streamctl publish orders '{"id":4,"item":"lamp"}'
+        published 1 event to orders (sequence 4)
+
+        # terminal 3: prints it at once
+        {"id":4,"item":"lamp"}
+
+        # terminal 2: see what a truncation would remove, do it, and check the log
+        $ swift run streamctl truncate orders --keep 2 --dry-run
+        would remove 2 events from orders (sequences 1...2); it would start at sequence 3
+        $ swift run streamctl truncate orders --keep 2
+        removed 2 events from orders (sequences 1...2); it now starts at sequence 3
+        $ swift run streamctl tail orders --all --ndjson
+        {"encoding":"utf8","payload":"{\"id\":3,\"item\":\"ink\"}","sequence":3,"timestamp":"…","timestamp_us":…}
+        {"encoding":"utf8","payload":"{\"id\":4,\"item\":\"lamp\"}","sequence":4,"timestamp":"…","timestamp_us":…}
+        $ swift run streamctl verify
+        verified the daemon's log: 1 stream, 2 blocks, 3 events: no problems
+        """#
+
+    /// One step of the walkthrough.
+    enum Step: Equatable {
+        /// `$ command` in a terminal, and the lines it prints.
+        case run(terminal: Int, command: String, output: [String])
+        /// More lines a running `--follow` command in a terminal prints.
+        case expect(terminal: Int, output: [String])
+    }
+
+    /// The steps of `text`.
+    static func steps(_ text: String = text) -> [Step] {
+        var steps: [Step] = []
+        var terminal = 1
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            if line.hasPrefix("# terminal ") {
+                terminal = Int(line.dropFirst("# terminal ".count).prefix { $0.isNumber }) ?? terminal
+                steps.append(.expect(terminal: terminal, output: []))
+            } else if line.hasPrefix("$ ") {
+                steps.append(.run(terminal: terminal, command: String(line.dropFirst(2)), output: []))
+            } else {
+                switch steps.popLast() {
+                case let .run(terminal, command, output)?: steps.append(.run(terminal: terminal, command: command, output: output + [line]))
+                case let .expect(terminal, output)?: steps.append(.expect(terminal: terminal, output: output + [line]))
+                case nil: break
+                }
+            }
+        }
+        return steps.filter { $0 != .expect(terminal: terminalOf($0), output: []) }
+    }
+
+    private static func terminalOf(_ step: Step) -> Int {
+        switch step {
+        case let .run(terminal, _, _), let .expect(terminal, _): terminal
+        }
+    }
+
+    /// Whether `actual` is the `expected` line, where `…` in it stands for any text.
+    static func line(_ actual: String, matches expected: String) -> Bool {
+        let parts = expected.components(separatedBy: "…")
+        guard parts.count > 1 else { return actual == expected }
+        var rest = Substring(actual)
+        for (index, part) in parts.enumerated() {
+            if index == 0 {
+                guard rest.hasPrefix(part) else { return false }
+                rest = rest.dropFirst(part.count)
+            } else if index == parts.count - 1 {
+                return rest.hasSuffix(part)
+            } else {
+                guard let range = rest.range(of: part) else { return false }
+                rest = rest[range.upperBound...]
+            }
+        }
+        return true
+    }
+}
