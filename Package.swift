@@ -86,7 +86,7 @@ let package = Package(
         ),
         .testTarget(
             name: "StreamctlTests",
-            dependencies: ["StreamProtocol", "StreamdTestSupport", "CSQLite"]
+            dependencies: ["StreamClient", "StreamProtocol", "StreamdTestSupport", "CSQLite"]
         ),
         .target(
             name: "StreamdTestSupport",

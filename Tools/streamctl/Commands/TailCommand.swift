@@ -61,26 +61,34 @@ struct TailCommand: AsyncParsableCommand {
     func run() async throws {
         let start = try startPosition()
         try await Daemon.run(global) { connection in
-            let events = follow ? connection.events(in: stream, from: start) : connection.history(of: stream, from: start)
-            let buffer = OutputBuffer()
-            var collected: [EventRecord] = []
-            var printed: UInt64 = 0
-            for try await event in events {
-                if global.json {
-                    collected.append(EventRecord(event))
-                } else if ndjson {
-                    try buffer.append(try EventRecord(event).line())
-                } else {
-                    try buffer.append(event.payload)
-                    try buffer.append(CollectionOfOne(0x0A))
-                }
-                if follow { try buffer.flush() }
-                printed += 1
-                if let limit, printed >= limit { break }
+            if follow {
+                try await print(connection.events(in: stream, from: start))
+            } else {
+                try await print(connection.history(of: stream, from: start))
             }
-            try buffer.flush()
-            if global.json { try Output.json(Document(stream: stream, events: collected)) }
         }
+    }
+
+    /// Prints `events` as the flags say, until they end or `--limit` is reached.
+    private func print<Events: AsyncSequence>(_ events: Events) async throws where Events.Element == ReceivedEvent {
+        let buffer = OutputBuffer()
+        var collected: [EventRecord] = []
+        var printed: UInt64 = 0
+        for try await event in events {
+            if global.json {
+                collected.append(EventRecord(event))
+            } else if ndjson {
+                try buffer.append(try EventRecord(event).line())
+            } else {
+                try buffer.append(event.payload)
+                try buffer.append(CollectionOfOne(0x0A))
+            }
+            if follow { try buffer.flush() }
+            printed += 1
+            if let limit, printed >= limit { break }
+        }
+        try buffer.flush()
+        if global.json { try Output.json(Document(stream: stream, events: collected)) }
     }
 
     private func startPosition() throws -> StartPosition {
