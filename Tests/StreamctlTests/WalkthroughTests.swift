@@ -12,6 +12,9 @@ import Testing
         #expect(steps.count == 11)
         #expect(Walkthrough.line(#"{"a":1,"t":"2026"}"#, matches: #"{"a":1,"t":"…"}"#))
         #expect(!Walkthrough.line(#"{"a":2,"t":"2026"}"#, matches: #"{"a":1,"t":"…"}"#))
+        #expect(Walkthrough.line(#"{"sequence":2,"timestamp":"2027-01-01T00:00:00.000001Z","timestamp_us":1}"#,
+                                 matches: #"{"sequence":2,"timestamp":"2026-11-21T17:40:02.318211Z","timestamp_us":1795282802318211}"#))
+        #expect(!Walkthrough.line(#"{"sequence":3,"timestamp":"x","timestamp_us":1}"#, matches: #"{"sequence":2,"timestamp":"y","timestamp_us":2}"#))
     }
 
     @Test func everyCommandPrintsWhatTheWalkthroughSays() throws {

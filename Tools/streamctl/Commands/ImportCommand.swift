@@ -67,7 +67,7 @@ struct ImportCommand: AsyncParsableCommand {
             progress.finish(total ?? summary.events)
             if global.json { return try Output.json(summary) }
             if let first = summary.firstSequence, let last = summary.lastSequence {
-                try Output.line("imported \(summary.events) event\(summary.events == 1 ? "" : "s") into \(stream) (sequences \(first)...\(last))")
+                try Output.line("imported \(Formatting.count(summary.events, "event")) into \(stream) (\(Formatting.sequences(first, last)))")
             } else {
                 try Output.line("imported nothing: \(input ?? "standard input") holds no events")
             }

@@ -55,12 +55,11 @@ struct PublishCommand: AsyncParsableCommand {
                 }
             }
             if global.json { return try Output.json(summary) }
-            switch (summary.firstSequence, summary.lastSequence) {
-            case let (first?, last?) where first == last:
-                try Output.line("published 1 event to \(stream) (sequence \(first))")
-            case let (first?, last?):
-                try Output.line("published \(summary.published) events to \(stream) (sequences \(first)...\(last))")
-            default:
+            if let first = summary.firstSequence, let last = summary.lastSequence {
+                var line = "published \(Formatting.count(summary.published, "event")) to \(stream) (\(Formatting.sequences(first, last)))"
+                if summary.duplicates > 0 { line += "; \(Formatting.count(summary.duplicates, "duplicate")) not stored again" }
+                try Output.line(line)
+            } else {
                 try Output.line("published nothing to \(stream) (standard input was empty)")
             }
         }

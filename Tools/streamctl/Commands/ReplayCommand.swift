@@ -74,7 +74,7 @@ struct ReplayCommand: AsyncParsableCommand {
             if let first = summary.firstSequence, let last = summary.lastSequence,
                 let targetFirst = summary.targetFirstSequence, let targetLast = summary.targetLastSequence
             {
-                try Output.line("replayed \(summary.events) event\(summary.events == 1 ? "" : "s") of \(stream) (sequences \(first)...\(last)) into \(to) (sequences \(targetFirst)...\(targetLast))")
+                try Output.line("replayed \(Formatting.count(summary.events, "event")) of \(stream) (\(Formatting.sequences(first, last))) into \(to) (\(Formatting.sequences(targetFirst, targetLast)))")
             } else {
                 try Output.line("replayed nothing: \(stream) has no events in that range")
             }

@@ -67,8 +67,8 @@ struct TruncateCommand: AsyncParsableCommand {
             }
             if global.json { return try Output.json(summary) }
             let verb = dryRun ? "would remove" : "removed"
-            var line = "\(verb) \(result.removed) event\(result.removed == 1 ? "" : "s") from \(stream)"
-            if let first = summary.firstRemoved, let last = summary.lastRemoved { line += " (sequences \(first)...\(last))" }
+            var line = "\(verb) \(Formatting.count(result.removed, "event")) from \(stream)"
+            if let first = summary.firstRemoved, let last = summary.lastRemoved { line += " (\(Formatting.sequences(first, last)))" }
             line += result.firstSequence == 0
                 ? "; \(dryRun ? "it would be" : "it is now") empty"
                 : "; \(dryRun ? "it would start" : "it now starts") at sequence \(result.firstSequence)"

@@ -59,11 +59,11 @@ struct VerifyCommand: AsyncParsableCommand {
                 try Output.json(report)
             } else {
                 let place = report.database.map { "\($0)" } ?? "the daemon's log"
-                try Output.line("verified \(place): \(Self.count(UInt64(report.streams), "stream")), \(Self.count(report.blocks, "block")), "
-                    + "\(Self.count(report.events, "event")): " + (report.ok ? "no problems" : Self.count(UInt64(report.problems.count), "problem")))
+                try Output.line("verified \(place): \(Formatting.count(UInt64(report.streams), "stream")), \(Formatting.count(report.blocks, "block")), "
+                    + "\(Formatting.count(report.events, "event")): " + (report.ok ? "no problems" : Formatting.count(UInt64(report.problems.count), "problem")))
                 for problem in report.problems {
                     var location = problem.stream.map { "stream \($0)" } ?? "database"
-                    if let first = problem.firstSequence, let last = problem.lastSequence { location += " sequences \(first)...\(last)" }
+                    if let first = problem.firstSequence, let last = problem.lastSequence { location += " " + Formatting.sequences(first, last) }
                     try Output.line("  \(location): \(problem.message)")
                 }
             }
@@ -96,8 +96,6 @@ struct VerifyCommand: AsyncParsableCommand {
                 .map { VerifyResult.Problem(stream: $0.stream, sequences: $0.sequences, message: $0.message) })
         return Self.report(result, source: "file", database: path, stream: stream)
     }
-
-    private static func count(_ value: UInt64, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
 
     private static func report(_ result: VerifyResult, source: String, database: String?, stream: String?) -> Report {
         Report(

@@ -45,6 +45,14 @@ enum Formatting {
         return "\(rest)s"
     }
 
+    /// `sequence 5` or `sequences 1...3`.
+    static func sequences(_ first: UInt64, _ last: UInt64) -> String {
+        first == last ? "sequence \(first)" : "sequences \(first)...\(last)"
+    }
+
+    /// `1 event`, `3 events`.
+    static func count(_ value: UInt64, _ noun: String) -> String { "\(value) \(noun)\(value == 1 ? "" : "s")" }
+
     /// A rate with one decimal: `0.0/s`, `1523.4/s`.
     static func rate(_ perSecond: Double) -> String { String(format: "%.1f/s", perSecond) }
 

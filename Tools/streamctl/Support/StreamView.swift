@@ -46,7 +46,7 @@ struct StreamView: Encodable {
     var text: String {
         var rows: [[String]] = [
             ["stream", name],
-            ["events", "\(count)" + (count > 0 ? " (sequences \(firstSequence)...\(lastSequence))" : "")],
+            ["events", "\(count)" + (count > 0 ? " (\(Formatting.sequences(firstSequence, lastSequence)))" : "")],
             ["last sequence", "\(lastSequence)"],
         ]
         if let firstTime { rows.append(["first time", firstTime]) }
