@@ -78,3 +78,31 @@ import Testing
         #expect(try ctl.run("export", stream, "--json").status == 64)
     }
 }
+
+/// The progress bar of `export` and `import`, which appears only when standard error is a terminal.
+@Suite struct ProgressBarTests {
+    static let shared = SharedDaemon.start()
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) from util-linux for a pseudo-terminal"))
+    func onATerminalExportAndImportDrawAProgressBarOnStandardError() throws {
+        let socket = try Self.shared.get().socket
+        let ctl = Ctl(socket: socket)
+        let (source, copy) = (uniqueStream("bar"), uniqueStream("bar-copy"))
+        try ctl.succeed("publish", source, input: (1...300).map { "n\($0)\n" }.joined())
+        let directory = try ShortTemporaryDirectory()
+        let file = directory.path + "/export.ndjson"
+        let streamctl = DaemonProcess.builtExecutable(named: "streamctl")
+        // script(1) runs the command on a pseudo-terminal and copies what it prints to its own output.
+        let export = try ToolProcess.run(
+            path: "/usr/bin/script", ["-qec", "'\(streamctl)' export \(source) --output \(file)", "/dev/null"],
+            environment: ["STREAMD_SOCKET": socket])
+        #expect(export.status == 0, "\(export)")
+        #expect(export.standardOutput.contains("exporting \(source) [##############################] 100% 300/300"), "\(export)")
+        let imported = try ToolProcess.run(
+            path: "/usr/bin/script", ["-qec", "'\(streamctl)' import \(copy) --input \(file)", "/dev/null"],
+            environment: ["STREAMD_SOCKET": socket])
+        #expect(imported.status == 0, "\(imported)")
+        #expect(imported.standardOutput.contains("importing into \(copy) [##############################] 100%"), "\(imported)")
+        #expect(try ctl.json("info", copy)["count"]?.int == 300)
+    }
+}
