@@ -57,6 +57,17 @@ import Testing
         #expect(document["events"]?.array?.count == 2)
     }
 
+    @Test func ndjsonEscapesQuotesBackslashesAndControlCharactersLikeJSON() throws {
+        let ctl = try Ctl(Self.shared)
+        let stream = uniqueStream("escape")
+        let tricky = "quote\" back\\slash\ttab\u{01}ctl\nnew line é ✓ /slash"
+        try ctl.succeed("publish", stream, tricky)
+        let line = try #require(try ctl.run("tail", stream, "--ndjson").lines.first)
+        #expect(try JSONValue.parse(line)["payload"]?.string == tricky)
+        #expect(line.contains(#""payload":"quote\" back\\slash\ttab\u0001ctl\nnew line é ✓ /slash""#), "\(line)")
+        #expect(try ctl.json("tail", stream)["events"]?[0]?["payload"]?.string == tricky)
+    }
+
     @Test func followPrintsHistoryThenLiveEventsAsALateSubscriber() throws {
         let ctl = try Ctl(Self.shared)
         let stream = uniqueStream("follow")

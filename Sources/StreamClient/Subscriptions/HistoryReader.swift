@@ -39,30 +39,38 @@ final class HistoryReader: Sendable {
     /// The next event, nil at the end; opens the subscription on the first call.
     func next() async throws -> ReceivedEvent? {
         if case .idle = state.withLock({ $0.phase }) { await open() }
+        // Most calls find an event buffered: answer those without suspending.
+        if let ready = poll(waiter: nil) { return try ready.get() }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                let (answer, grant) = state.withLock { state -> (Result<ReceivedEvent?, any Error>?, Grant?) in
-                    if state.head < state.buffer.count {
-                        let event = state.buffer[state.head]
-                        state.head += 1
-                        if state.head == state.buffer.count {
-                            state.buffer.removeAll(keepingCapacity: true)
-                            state.head = 0
-                        }
-                        return (.success(event), Self.tookOne(&state, credit: credit))
-                    }
-                    if case let .finished(error) = state.phase {
-                        return (error.map { .failure($0) } ?? .success(nil), nil)
-                    }
-                    state.waiter = continuation
-                    return (nil, nil)
-                }
-                if let grant { connection.send(.credit(subscriptionID: grant.id, credit: grant.count)) }
-                if let answer { continuation.resume(with: answer) }
+                if let ready = poll(waiter: continuation) { continuation.resume(with: ready) }
             }
         } onCancel: {
             finish(CancellationError())
         }
+    }
+
+    /// The buffered event (granting credit as it goes), or the end; nil when the consumer must wait,
+    /// in which case `waiter` (if any) is kept to be resumed.
+    private func poll(waiter: CheckedContinuation<ReceivedEvent?, any Error>?) -> Result<ReceivedEvent?, any Error>? {
+        let (answer, grant) = state.withLock { state -> (Result<ReceivedEvent?, any Error>?, Grant?) in
+            if state.head < state.buffer.count {
+                let event = state.buffer[state.head]
+                state.head += 1
+                if state.head == state.buffer.count {
+                    state.buffer.removeAll(keepingCapacity: true)
+                    state.head = 0
+                }
+                return (.success(event), Self.tookOne(&state, credit: credit))
+            }
+            if case let .finished(error) = state.phase {
+                return (error.map { .failure($0) } ?? .success(nil), nil)
+            }
+            if let waiter { state.waiter = waiter }
+            return (nil, nil)
+        }
+        if let grant { connection.send(.credit(subscriptionID: grant.id, credit: grant.count)) }
+        return answer
     }
 
     private typealias Grant = (id: UInt32, count: UInt32)

@@ -20,6 +20,7 @@ extension StreamConnection {
 ///
 /// Each iteration makes its own subscription. Thread-safety: Sendable; an iterator is used by one task.
 public struct StreamHistory: AsyncSequence, Sendable {
+    /// Each element is one stored event.
     public typealias Element = ReceivedEvent
 
     let connection: StreamConnection
@@ -27,6 +28,7 @@ public struct StreamHistory: AsyncSequence, Sendable {
     let start: StartPosition
     let credit: UInt32
 
+    /// A new read: its own subscription, opened on the first `next()`.
     public func makeAsyncIterator() -> Iterator {
         Iterator(reader: HistoryReader(connection: connection, stream: stream, start: start, credit: credit))
     }
@@ -35,6 +37,7 @@ public struct StreamHistory: AsyncSequence, Sendable {
     public struct Iterator: AsyncIteratorProtocol {
         let reader: HistoryReader
 
+        /// The next event; nil after the last one stored when the read began.
         public mutating func next() async throws -> ReceivedEvent? {
             try await reader.next()
         }

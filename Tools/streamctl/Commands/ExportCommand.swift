@@ -45,7 +45,7 @@ struct ExportCommand: AsyncParsableCommand {
             var summary = Summary(stream: stream, events: 0, output: output ?? "-")
             for try await event in connection.history(of: stream, from: range.start) {
                 if range.isPastEnd(event.sequence) { break }
-                try buffer.append(try EventRecord(event).line())
+                try buffer.append(EventRecord(event).line())
                 summary.events += 1
                 summary.firstSequence = summary.firstSequence ?? event.sequence
                 summary.lastSequence = event.sequence

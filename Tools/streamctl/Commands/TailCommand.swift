@@ -78,7 +78,7 @@ struct TailCommand: AsyncParsableCommand {
             if global.json {
                 collected.append(EventRecord(event))
             } else if ndjson {
-                try buffer.append(try EventRecord(event).line())
+                try buffer.append(EventRecord(event).line())
             } else {
                 try buffer.append(event.payload)
                 try buffer.append(CollectionOfOne(0x0A))

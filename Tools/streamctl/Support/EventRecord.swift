@@ -4,7 +4,7 @@ import StreamClient
 /// One event as `tail --json/--ndjson` and `export` print it, and as `import` reads it back.
 ///
 /// The payload is its UTF-8 text when it is valid UTF-8 (`encoding` "utf8"), else base64
-/// (`encoding` "base64"), so any bytes survive a round trip through a text file.
+/// (`encoding` "base64"), so any bytes survive a round trip through a text file. A plain value.
 struct EventRecord: Codable {
     var sequence: UInt64?
     var timestamp: String?
@@ -36,9 +36,42 @@ struct EventRecord: Codable {
         }
     }
 
-    /// One NDJSON line (with its newline).
-    func line() throws -> [UInt8] {
-        Array(try Output.encode(self)) + [0x0A]
+    /// One NDJSON line (with its newline): the same document `Output.encode` makes (keys sorted, slashes
+    /// not escaped), written by hand because export and tail print millions of them.
+    func line() -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(payload.utf8.count + 128)
+        bytes += Array(#"{"encoding":"#.utf8)
+        Self.appendString(encoding ?? "utf8", to: &bytes)
+        bytes += Array(#","payload":"#.utf8)
+        Self.appendString(payload, to: &bytes)
+        if let sequence { bytes += Array(#","sequence":\#(sequence)"#.utf8) }
+        if let timestamp {
+            bytes += Array(#","timestamp":"#.utf8)
+            Self.appendString(timestamp, to: &bytes)
+        }
+        if let timestampUs { bytes += Array(#","timestamp_us":\#(timestampUs)"#.utf8) }
+        bytes += [UInt8(ascii: "}"), 0x0A]
+        return bytes
+    }
+
+    /// Appends `text` as a JSON string: quotes, backslashes and control characters escaped.
+    private static func appendString(_ text: String, to bytes: inout [UInt8]) {
+        bytes.append(UInt8(ascii: "\""))
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\"")]
+            case UInt8(ascii: "\\"): bytes += [UInt8(ascii: "\\"), UInt8(ascii: "\\")]
+            case 0x0A: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "n")]
+            case 0x0D: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "r")]
+            case 0x09: bytes += [UInt8(ascii: "\\"), UInt8(ascii: "t")]
+            case 0..<0x20:
+                let hex = Array("0123456789abcdef".utf8)
+                bytes += Array("\\u00".utf8) + [hex[Int(byte >> 4)], hex[Int(byte & 0xF)]]
+            default: bytes.append(byte)
+            }
+        }
+        bytes.append(UInt8(ascii: "\""))
     }
 
     /// Reads one NDJSON line.

@@ -1,7 +1,7 @@
 import Foundation
 import StreamProtocol
 
-/// How streamctl shows numbers, sizes, times and policies to people.
+/// How streamctl shows numbers, sizes, times and policies to people. Stateless.
 enum Formatting {
     /// Microseconds since the epoch as ISO-8601 UTC with microseconds, e.g. `2026-11-21T17:40:01.123456Z`.
     static func time(_ microseconds: Int64) -> String {
@@ -10,9 +10,13 @@ enum Formatting {
         var moment = time_t(seconds)
         var parts = tm()
         gmtime_r(&moment, &parts)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%06dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), Int(fraction))
+        // By hand rather than String(format:): tail and export format one time per event.
+        func digits(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
+        }
+        return "\(digits(Int(parts.tm_year) + 1900, 4))-\(digits(Int(parts.tm_mon) + 1, 2))-\(digits(Int(parts.tm_mday), 2))"
+            + "T\(digits(Int(parts.tm_hour), 2)):\(digits(Int(parts.tm_min), 2)):\(digits(Int(parts.tm_sec), 2)).\(digits(Int(fraction), 6))Z"
     }
 
     /// A byte count in binary units: `512 B`, `1.5 KiB`, `20.0 MiB`.

@@ -2,6 +2,8 @@ import Foundation
 
 /// The lines of a file (without their `\n`, and without a `\r` before it) in batches of at most `count`
 /// lines and about `bytes` bytes, read in 64 KiB pieces so any size of input streams through.
+///
+/// Not thread-safe: one task iterates it.
 struct LineBatches: AsyncSequence {
     typealias Element = [[UInt8]]
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Writes to standard output and standard error with plain `write(2)`, so a closed pipe is an error
-/// streamctl can handle (a reader like `head` that stops early) instead of a crash.
+/// streamctl can handle (a reader like `head` that stops early) instead of a crash. Stateless; each
+/// write is one `write(2)` loop, so concurrent writers may interleave only between calls.
 enum Output {
     /// Writes `bytes` to standard output; throws `BrokenPipe` when the reader has gone.
     static func write(_ bytes: some Collection<UInt8>) throws {

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// How streamctl reads durations, sizes and times from the command line; every failure is a
-/// `ValidationError` naming the option and the accepted forms.
+/// `ValidationError` naming the option and the accepted forms. Stateless.
 enum Parsing {
     private static let durationUnits: [(String, Double)] = [
         ("ms", 1), ("s", 1_000), ("m", 60_000), ("h", 3_600_000), ("d", 86_400_000), ("w", 604_800_000),

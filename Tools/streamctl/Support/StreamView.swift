@@ -1,6 +1,7 @@
 import StreamProtocol
 
 /// A stream as `ls`, `info`, `create` and `config` print it in JSON (`$defs/stream` of the schema).
+/// A plain value.
 struct StreamView: Encodable {
     struct Policy: Encodable {
         var capacity: UInt64?
