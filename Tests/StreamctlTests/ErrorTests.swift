@@ -55,6 +55,17 @@ import Testing
         let shared = try Self.shared.get()
         let result = try Ctl(socket: "/nonexistent/streamd.sock").run("ls", "--socket", shared.socket, "--json")
         #expect(result.status == 0, "\(result)")
+        #expect(try JSONValue.parse(result.output)["streams"] != nil)
+    }
+
+    @Test func socketAndJSONMayAlsoComeBeforeTheVerb() throws {
+        let shared = try Self.shared.get()
+        let result = try Ctl(socket: "/nonexistent/streamd.sock").run("--socket", shared.socket, "--json", "stats")
+        #expect(result.status == 0, "\(result)")
+        #expect(try JSONValue.parse(result.output)["socket"]?.string == shared.socket)
+        // After the verb wins over before it.
+        let inner = try Ctl(socket: "/nonexistent/a.sock").run("--socket", "/nonexistent/b.sock", "ls", "--socket", "/nonexistent/c.sock")
+        #expect(inner.status == 1 && inner.standardError.contains("/nonexistent/c.sock"))
     }
 
     @Test func helpListsEveryVerb() throws {

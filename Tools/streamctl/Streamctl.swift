@@ -22,4 +22,7 @@ struct Streamctl: AsyncParsableCommand {
             ExportCommand.self, ImportCommand.self, VerifyCommand.self,
         ]
     )
+
+    /// --socket and --json may also come before the verb (`streamctl --socket PATH ls`).
+    @OptionGroup var global: GlobalOptions
 }

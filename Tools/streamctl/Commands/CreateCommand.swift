@@ -9,6 +9,10 @@ struct CreateCommand: AsyncParsableCommand {
         discussion: "Creating a stream that exists with the same policy succeeds; with another policy it fails (use config).")
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
     @OptionGroup var policy: PolicyOptions
 
     @Argument(help: "The stream: 1...200 bytes of A-Z a-z 0-9 . _ -, not starting with '.'.")
@@ -21,9 +25,9 @@ struct CreateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let wanted = try policy.applied(to: StreamPolicy())
-        try await Daemon.run(global) { connection in
+        try await Daemon.run(options) { connection in
             let view = StreamView(try await connection.createStream(stream, policy: wanted))
-            try global.json ? Output.json(view) : Output.line("created \(stream): \(view.policy.summary)")
+            try options.json ? Output.json(view) : Output.line("created \(stream): \(view.policy.summary)")
         }
     }
 }
@@ -35,6 +39,10 @@ struct ConfigCommand: AsyncParsableCommand {
         abstract: "Change a stream's policy; flags not given keep their current value. Retention applies at once.")
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
     @OptionGroup var policy: PolicyOptions
 
     @Argument(help: "The stream.")
@@ -48,10 +56,10 @@ struct ConfigCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Daemon.run(global) { connection in
+        try await Daemon.run(options) { connection in
             let current = try await connection.streamInfo(stream)
             let view = StreamView(try await connection.configureStream(stream, policy: try policy.applied(to: current.policy)))
-            try global.json ? Output.json(view) : Output.line("configured \(stream): \(view.policy.summary) (\(view.count) events retained)")
+            try options.json ? Output.json(view) : Output.line("configured \(stream): \(view.policy.summary) (\(view.count) events retained)")
         }
     }
 }

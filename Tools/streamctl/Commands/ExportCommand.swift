@@ -10,6 +10,10 @@ struct ExportCommand: AsyncParsableCommand {
         discussion: "A progress bar is drawn on standard error when it is a terminal. With --json (which needs --output), a summary is printed.")
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
     @OptionGroup var range: RangeOptions
 
     @Argument(help: "The stream.")
@@ -28,11 +32,11 @@ struct ExportCommand: AsyncParsableCommand {
 
     func validate() throws {
         try Daemon.validate(name: stream)
-        if global.json, output == nil { throw ValidationError("--json prints a summary on standard output, so the events need --output FILE.") }
+        if options.json, output == nil { throw ValidationError("--json prints a summary on standard output, so the events need --output FILE.") }
     }
 
     func run() async throws {
-        try await Daemon.run(global) { connection in
+        try await Daemon.run(options) { connection in
             let info = try await connection.streamInfo(stream)
             var descriptor = STDOUT_FILENO
             if let output {
@@ -54,7 +58,7 @@ struct ExportCommand: AsyncParsableCommand {
             try buffer.flush()
             progress.finish(summary.events)
             guard let output else { return }
-            try global.json
+            try options.json
                 ? Output.json(summary)
                 : Output.line("exported \(summary.events) event\(summary.events == 1 ? "" : "s") of \(stream) to \(output)")
         }

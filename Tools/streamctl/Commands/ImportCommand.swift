@@ -15,6 +15,10 @@ struct ImportCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
 
     @Argument(help: "The stream (created if missing).")
     var stream: String
@@ -33,7 +37,7 @@ struct ImportCommand: AsyncParsableCommand {
     func validate() throws { try Daemon.validate(name: stream) }
 
     func run() async throws {
-        try await Daemon.run(global) { connection in
+        try await Daemon.run(options) { connection in
             let handle: FileHandle
             var total: UInt64?
             if let input {
@@ -65,7 +69,7 @@ struct ImportCommand: AsyncParsableCommand {
                 summary.lastSequence = receipts.last?.sequence ?? summary.lastSequence
             }
             progress.finish(total ?? summary.events)
-            if global.json { return try Output.json(summary) }
+            if options.json { return try Output.json(summary) }
             if let first = summary.firstSequence, let last = summary.lastSequence {
                 try Output.line("imported \(Formatting.count(summary.events, "event")) into \(stream) (\(Formatting.sequences(first, last)))")
             } else {

@@ -7,6 +7,10 @@ struct InfoCommand: AsyncParsableCommand {
         abstract: "Show one stream: events, first and last sequence and time, sizes, compression, policy, subscribers, publish rate.")
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
 
     @Argument(help: "The stream.")
     var stream: String
@@ -14,9 +18,9 @@ struct InfoCommand: AsyncParsableCommand {
     func validate() throws { try Daemon.validate(name: stream) }
 
     func run() async throws {
-        try await Daemon.run(global) { connection in
+        try await Daemon.run(options) { connection in
             let view = StreamView(try await connection.streamInfo(stream))
-            try global.json ? Output.json(view) : Output.line(view.text)
+            try options.json ? Output.json(view) : Output.line(view.text)
         }
     }
 }

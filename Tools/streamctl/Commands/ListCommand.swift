@@ -6,13 +6,17 @@ struct ListCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "ls", abstract: "List the streams with their events, sizes and policies.")
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
 
     private struct Listing: Encodable { var streams: [StreamView] }
 
     func run() async throws {
-        try await Daemon.run(global) { connection in
+        try await Daemon.run(options) { connection in
             let streams = try await connection.listStreams().map(StreamView.init)
-            if global.json { return try Output.json(Listing(streams: streams)) }
+            if options.json { return try Output.json(Listing(streams: streams)) }
             guard !streams.isEmpty else {
                 return try Output.line("no streams yet; publish one with: streamctl publish NAME 'some event'")
             }

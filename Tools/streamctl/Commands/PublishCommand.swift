@@ -10,6 +10,10 @@ struct PublishCommand: AsyncParsableCommand {
         discussion: "A stream that does not exist is created with the default policy (unlimited). Each batch is one durable commit.")
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
 
     @Argument(help: "The stream.")
     var stream: String
@@ -34,7 +38,7 @@ struct PublishCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Daemon.run(global) { connection in
+        try await Daemon.run(options) { connection in
             var summary = Summary(stream: stream, published: 0, duplicates: 0)
             func take(_ receipts: [Published]) {
                 for receipt in receipts {
@@ -54,7 +58,7 @@ struct PublishCommand: AsyncParsableCommand {
                     take(try await connection.publish(batch: batch, to: stream))
                 }
             }
-            if global.json { return try Output.json(summary) }
+            if options.json { return try Output.json(summary) }
             if let first = summary.firstSequence, let last = summary.lastSequence {
                 var line = "published \(Formatting.count(summary.published, "event")) to \(stream) (\(Formatting.sequences(first, last)))"
                 if summary.duplicates > 0 { line += "; \(Formatting.count(summary.duplicates, "duplicate")) not stored again" }

@@ -7,6 +7,10 @@ struct RemoveCommand: AsyncParsableCommand {
         abstract: "Delete a stream and all its events; its subscribers are told. A new stream of that name starts at sequence 1.")
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
 
     @Argument(help: "The stream.")
     var stream: String
@@ -20,11 +24,11 @@ struct RemoveCommand: AsyncParsableCommand {
     func validate() throws { try Daemon.validate(name: stream) }
 
     func run() async throws {
-        try await Daemon.run(global) { connection in
+        try await Daemon.run(options) { connection in
             let info = try await connection.streamInfo(stream)
             try await connection.deleteStream(stream)
             let summary = Summary(stream: stream, deleted: true, events: info.count)
-            try global.json ? Output.json(summary) : Output.line("deleted \(stream) (\(info.count) event\(info.count == 1 ? "" : "s"))")
+            try options.json ? Output.json(summary) : Output.line("deleted \(stream) (\(info.count) event\(info.count == 1 ? "" : "s"))")
         }
     }
 }

@@ -9,6 +9,10 @@ struct ReplayCommand: AsyncParsableCommand {
         discussion: "The copies get new sequences and timestamps in the target stream (created if missing).")
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
     @OptionGroup var range: RangeOptions
 
     @Argument(help: "The stream to read.")
@@ -44,7 +48,7 @@ struct ReplayCommand: AsyncParsableCommand {
 
     func run() async throws {
         let factor = speed ?? (pace == nil ? nil : 1)
-        try await Daemon.run(global) { connection in
+        try await Daemon.run(options) { connection in
             var summary = Summary(source: stream, target: to, events: 0)
             var batch: [[UInt8]] = []
             var previous: Int64?
@@ -70,7 +74,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 if factor != nil || batch.count >= 1000 { try await publish() }
             }
             try await publish()
-            if global.json { return try Output.json(summary) }
+            if options.json { return try Output.json(summary) }
             if let first = summary.firstSequence, let last = summary.lastSequence,
                 let targetFirst = summary.targetFirstSequence, let targetLast = summary.targetLastSequence
             {

@@ -8,6 +8,10 @@ struct StatsCommand: AsyncParsableCommand {
         abstract: "Show the daemon: version, uptime, database, streams, events, bytes, connections, publish rate.")
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
 
     private struct View: Encodable {
         var version: String
@@ -28,7 +32,7 @@ struct StatsCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        try await Daemon.run(global) { connection in
+        try await Daemon.run(options) { connection in
             let stats = try await connection.stats()
             let view = View(
                 version: stats.version, protocolVersion: connection.protocolVersion, socket: connection.socketPath,
@@ -37,7 +41,7 @@ struct StatsCommand: AsyncParsableCommand {
                 rawBytes: stats.rawBytes, compressionRatio: Formatting.ratio(stored: stats.storedBytes, raw: stats.rawBytes),
                 connections: stats.connections, subscriptions: stats.subscriptions,
                 publishedSinceStart: stats.publishedSinceStart, publishRate: stats.publishRate)
-            if global.json { return try Output.json(view) }
+            if options.json { return try Output.json(view) }
             try Output.line(Formatting.table([
                 ["streamd", "\(view.version), protocol \(view.protocolVersion), up \(Formatting.uptime(milliseconds: stats.uptimeMilliseconds))"],
                 ["socket", view.socket],

@@ -14,6 +14,10 @@ struct TailCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
 
     @Argument(help: "The stream.")
     var stream: String
@@ -50,8 +54,8 @@ struct TailCommand: AsyncParsableCommand {
         try Daemon.validate(name: stream)
         let starts = [all, last != nil, fromSequence != nil, since != nil].filter { $0 }.count
         guard starts <= 1 else { throw ValidationError("give at most one of --all, --last, --from-seq and --since.") }
-        if global.json, ndjson { throw ValidationError("--json and --ndjson exclude each other.") }
-        if global.json, follow {
+        if options.json, ndjson { throw ValidationError("--json and --ndjson exclude each other.") }
+        if options.json, follow {
             throw ValidationError("--json prints one document when the events run out, which --follow never does; use --ndjson with --follow.")
         }
         if limit == 0 { throw ValidationError("--limit must be at least 1.") }
@@ -60,7 +64,7 @@ struct TailCommand: AsyncParsableCommand {
 
     func run() async throws {
         let start = try startPosition()
-        try await Daemon.run(global) { connection in
+        try await Daemon.run(options) { connection in
             if follow {
                 try await print(connection.events(in: stream, from: start))
             } else {
@@ -75,7 +79,7 @@ struct TailCommand: AsyncParsableCommand {
         var collected: [EventRecord] = []
         var printed: UInt64 = 0
         for try await event in events {
-            if global.json {
+            if options.json {
                 collected.append(EventRecord(event))
             } else if ndjson {
                 try buffer.append(EventRecord(event).line())
@@ -88,7 +92,7 @@ struct TailCommand: AsyncParsableCommand {
             if let limit, printed >= limit { break }
         }
         try buffer.flush()
-        if global.json { try Output.json(Document(stream: stream, events: collected)) }
+        if options.json { try Output.json(Document(stream: stream, events: collected)) }
     }
 
     private func startPosition() throws -> StartPosition {

@@ -10,6 +10,10 @@ struct TruncateCommand: AsyncParsableCommand {
         discussion: "Sequences are never reused: the stream goes on after its last sequence.")
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
 
     @Argument(help: "The stream.")
     var stream: String
@@ -52,7 +56,7 @@ struct TruncateCommand: AsyncParsableCommand {
         } else {
             truncation = .olderThan(microseconds: try Parsing.time(olderThan ?? "", option: "--older-than"))
         }
-        try await Daemon.run(global) { connection in
+        try await Daemon.run(options) { connection in
             let before = try await connection.streamInfo(stream)
             if let beforeSequence, beforeSequence > before.lastSequence + 1 {
                 throw CtlFailure(
@@ -65,7 +69,7 @@ struct TruncateCommand: AsyncParsableCommand {
                 summary.firstRemoved = before.firstSequence
                 summary.lastRemoved = before.firstSequence + result.removed - 1
             }
-            if global.json { return try Output.json(summary) }
+            if options.json { return try Output.json(summary) }
             let verb = dryRun ? "would remove" : "removed"
             var line = "\(verb) \(Formatting.count(result.removed, "event")) from \(stream)"
             if let first = summary.firstRemoved, let last = summary.lastRemoved { line += " (\(Formatting.sequences(first, last)))" }

@@ -15,6 +15,10 @@ struct VerifyCommand: AsyncParsableCommand {
             """)
 
     @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
 
     @Argument(help: "Only report this stream's problems (and those of the whole database).")
     var stream: String?
@@ -49,13 +53,13 @@ struct VerifyCommand: AsyncParsableCommand {
         if let db {
             try await Daemon.report { report = try offline(db) }
         } else {
-            try await Daemon.run(global) { connection in
+            try await Daemon.run(options) { connection in
                 report = Self.report(try await connection.verify(stream: stream), source: "daemon", database: nil, stream: stream)
             }
         }
         guard let report else { return }
         try await Daemon.report {
-            if global.json {
+            if options.json {
                 try Output.json(report)
             } else {
                 let place = report.database.map { "\($0)" } ?? "the daemon's log"

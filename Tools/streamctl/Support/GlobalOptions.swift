@@ -11,3 +11,13 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .long, help: "Print one JSON document on standard output instead of text (see schemas/streamctl.schema.json).")
     var json = false
 }
+
+extension GlobalOptions {
+    /// These options, with `outer`'s (given before the verb) where these were not given.
+    func merged(with outer: GlobalOptions) -> GlobalOptions {
+        var merged = self
+        merged.socket = socket ?? outer.socket
+        merged.json = json || outer.json
+        return merged
+    }
+}
