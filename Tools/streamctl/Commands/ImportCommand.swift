@@ -47,7 +47,7 @@ struct ImportCommand: AsyncParsableCommand {
             } else {
                 handle = FileHandle.standardInput
             }
-            let progress = Progress("importing into \(stream)", total: total)
+            let progress = Progress("importing into \(stream)", total: total, unit: .bytes)
             var summary = Summary(stream: stream, events: 0, input: input ?? "-")
             var lineNumber = 0
             let lines = LineBatches(handle, count: 1000, bytes: Int(connection.maximumFrameLength) / 4) { progress.update($0) }
@@ -68,7 +68,7 @@ struct ImportCommand: AsyncParsableCommand {
                 summary.firstSequence = summary.firstSequence ?? receipts.first?.sequence
                 summary.lastSequence = receipts.last?.sequence ?? summary.lastSequence
             }
-            progress.finish(total ?? summary.events)
+            progress.finish()
             if options.json { return try Output.json(summary) }
             if let first = summary.firstSequence, let last = summary.lastSequence {
                 try Output.line("imported \(Formatting.count(summary.events, "event")) into \(stream) (\(Formatting.sequences(first, last)))")
