@@ -48,6 +48,20 @@ enum Walkthrough {
         verified the daemon's log: 1 stream, 2 blocks, 3 events: no problems
         """#
 
+    /// The walkthrough as README.md has it: the first fenced code block there that starts the daemon
+    /// with `$ swift run streamd`; nil while the README has none. The test runs this text when it
+    /// exists, so the README cannot drift from what the tools print.
+    static func readmeText() -> String? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        guard let readme = try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8) else { return nil }
+        let blocks = readme.components(separatedBy: "```")
+        // Odd pieces are inside fences; each starts with its info string (e.g. "sh") on the first line.
+        for (index, block) in blocks.enumerated() where index % 2 == 1 && block.contains("$ swift run streamd\n") {
+            return block.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false).dropFirst().first.map(String.init)
+        }
+        return nil
+    }
+
     /// One step of the walkthrough.
     enum Step: Equatable {
         /// `$ command` in a terminal, and the lines it prints.

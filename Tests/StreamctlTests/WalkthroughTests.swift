@@ -18,11 +18,20 @@ import Testing
     }
 
     @Test func everyCommandPrintsWhatTheWalkthroughSays() throws {
+        try run(Walkthrough.text)
+    }
+
+    @Test(.enabled(if: Walkthrough.readmeText() != nil, "README.md has no walkthrough block yet"))
+    func everyCommandOfTheREADMEWalkthroughPrintsWhatItSays() throws {
+        try run(try #require(Walkthrough.readmeText()))
+    }
+
+    private func run(_ text: String) throws {
         let directory = try ShortTemporaryDirectory()
         var daemon: DaemonProcess?
         var following: [Int: (process: ToolProcess, seen: Int)] = [:]
         let streamctl = DaemonProcess.builtExecutable(named: "streamctl")
-        for step in Walkthrough.steps() {
+        for step in Walkthrough.steps(text) {
             switch step {
             case let .run(_, command, output) where command == "swift run streamd":
                 #expect(output.isEmpty)
