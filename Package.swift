@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "StreamClient", targets: ["StreamClient"]),
         .executable(name: "streambench", targets: ["streambench"]),
         .executable(name: "streamd", targets: ["streamd"]),
+        .executable(name: "streamctl", targets: ["streamctl"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -74,6 +75,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
+        ),
+        .executableTarget(
+            name: "streamctl",
+            dependencies: [
+                "StreamClient", "StreamProtocol", "EventLog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/streamctl"
+        ),
+        .testTarget(
+            name: "StreamctlTests",
+            dependencies: ["StreamClient", "StreamProtocol", "StreamdTestSupport", "CSQLite"]
         ),
         .target(
             name: "StreamdTestSupport",

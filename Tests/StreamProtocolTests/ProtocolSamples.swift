@@ -5,7 +5,12 @@ enum ProtocolSamples {
     static let policy = StreamPolicy(capacity: 1000, maxAgeMilliseconds: nil, maxBytes: 1 << 40, defaultStart: .last(10))
     static let info = StreamInfo(
         name: "orders.eu-1", policy: policy, count: 3, firstSequence: 8, lastSequence: 10,
-        firstTime: 1_700_000_000_000_000, lastTime: -1, storedBytes: 120, rawBytes: 300, subscribers: 2, state: .failed)
+        firstTime: 1_700_000_000_000_000, lastTime: -1, storedBytes: 120, rawBytes: 300, subscribers: 2, state: .failed,
+        publishRateMillis: 1_500)
+    static let stats = DaemonStats(
+        uptimeMilliseconds: 61_000, version: "0.1.0", databasePath: "/tmp/db ✓.sqlite", databaseBytes: 1 << 33, streams: 3,
+        events: .max, storedBytes: 120, rawBytes: 300, connections: 2, subscriptions: .max, publishedSinceStart: 7,
+        publishRateMillis: 0)
 
     static let clientMessages: [ClientMessage] = [
         .hello(minVersion: 1, maxVersion: 3, clientName: "tests ✓"),
@@ -32,6 +37,9 @@ enum ProtocolSamples {
         .truncateStream(name: "a", truncation: .keepLast(1), dryRun: false),
         .truncateStream(name: "a", truncation: .olderThan(microseconds: 99), dryRun: false),
         .deleteStream(name: "a"),
+        .getStats,
+        .verify(stream: nil),
+        .verify(stream: "orders"),
     ]
 
     static let serverMessages: [ServerMessage] = [
@@ -53,6 +61,13 @@ enum ProtocolSamples {
         .streamList([]),
         .truncated(removed: 10, firstSequence: 0),
         .ok,
+        .stats(stats),
+        .verifyReport(VerifyResult(streams: 0, blocks: 0, events: 0, problems: [])),
+        .verifyReport(VerifyResult(streams: 2, blocks: 9, events: 1_000, problems: [
+            .init(stream: nil, sequences: nil, message: "SQLite quick_check: row 3 missing"),
+            .init(stream: "orders", sequences: 5...5, message: "timestamp goes backwards"),
+            .init(stream: "orders", sequences: nil, message: "catalog says 1 stored bytes, the blocks hold 2"),
+        ])),
         .error(code: .streamNotFound, message: "no stream named \"x\""),
         .error(code: ErrorCode(rawValue: 4242), message: ""),
     ]

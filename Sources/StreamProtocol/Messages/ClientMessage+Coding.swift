@@ -14,6 +14,8 @@ extension ClientMessage: WireMessage {
         case .listStreams: MessageType.listStreams
         case .truncateStream: MessageType.truncateStream
         case .deleteStream: MessageType.deleteStream
+        case .getStats: MessageType.getStats
+        case .verify: MessageType.verify
         }
     }
 
@@ -62,8 +64,10 @@ extension ClientMessage: WireMessage {
             policy.write(to: &writer)
         case let .getStreamInfo(name), let .deleteStream(name):
             try writer.write(name, field: "stream")
-        case .listStreams:
+        case .listStreams, .getStats:
             break
+        case let .verify(stream):
+            try writer.writeOptional(stream) { try $0.write($1, field: "stream") }
         case let .truncateStream(name, truncation, dryRun):
             try writer.write(name, field: "stream")
             truncation.write(to: &writer)
@@ -129,6 +133,10 @@ extension ClientMessage: WireMessage {
                 dryRun: try reader.read(Bool.self, "dry_run"))
         case MessageType.deleteStream:
             return .deleteStream(name: try reader.read(String.self, "stream"))
+        case MessageType.getStats:
+            return .getStats
+        case MessageType.verify:
+            return .verify(stream: try reader.readOptional("stream") { try $0.read(String.self, "stream") })
         default:
             throw ProtocolError.unknownMessageType(type)
         }

@@ -29,6 +29,11 @@ public enum ClientMessage: Sendable, Hashable {
     case truncateStream(name: String, truncation: Truncation, dryRun: Bool)
     /// Deletes a stream and its events; answered with `OK`.
     case deleteStream(name: String)
+    /// Asks for daemon-wide figures; answered with `STATS`.
+    case getStats
+    /// Runs the log's integrity check (of one stream, or of all when `stream` is nil); answered with
+    /// `VERIFY_REPORT`.
+    case verify(stream: String?)
 
     /// One event to append.
     public struct Publish: Sendable, Hashable {

@@ -13,6 +13,8 @@ enum MessageType {
     static let listStreams: UInt8 = 0x33
     static let truncateStream: UInt8 = 0x34
     static let deleteStream: UInt8 = 0x35
+    static let getStats: UInt8 = 0x36
+    static let verify: UInt8 = 0x37
 
     static let welcome: UInt8 = 0x81
     static let pong: UInt8 = 0x82
@@ -25,5 +27,7 @@ enum MessageType {
     static let streamList: UInt8 = 0xB1
     static let truncated: UInt8 = 0xB2
     static let ok: UInt8 = 0xB3
+    static let stats: UInt8 = 0xB4
+    static let verifyReport: UInt8 = 0xB5
     static let error: UInt8 = 0xE0
 }

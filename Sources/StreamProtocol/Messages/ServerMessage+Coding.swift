@@ -12,6 +12,8 @@ extension ServerMessage: WireMessage {
         case .streamList: MessageType.streamList
         case .truncated: MessageType.truncated
         case .ok: MessageType.ok
+        case .stats: MessageType.stats
+        case .verifyReport: MessageType.verifyReport
         case .error: MessageType.error
         }
     }
@@ -62,6 +64,10 @@ extension ServerMessage: WireMessage {
             writer.write(firstSequence)
         case .ok:
             break
+        case let .stats(stats):
+            try stats.write(to: &writer)
+        case let .verifyReport(result):
+            try result.write(to: &writer)
         case let .error(code, message):
             writer.write(code.rawValue)
             // An error message is never worth failing the reply over: cut it to fit its field.
@@ -123,6 +129,10 @@ extension ServerMessage: WireMessage {
                 firstSequence: try reader.read(UInt64.self, "first_sequence"))
         case MessageType.ok:
             return .ok
+        case MessageType.stats:
+            return .stats(try DaemonStats(from: &reader))
+        case MessageType.verifyReport:
+            return .verifyReport(try VerifyResult(from: &reader))
         case MessageType.error:
             return .error(
                 code: ErrorCode(rawValue: try reader.read(UInt16.self, "code")),

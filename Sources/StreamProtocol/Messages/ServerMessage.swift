@@ -21,6 +21,10 @@ public enum ServerMessage: Sendable, Hashable {
     case truncated(removed: UInt64, firstSequence: UInt64)
     /// A request that needs no other answer succeeded.
     case ok
+    /// Daemon-wide figures, answering `GET_STATS`.
+    case stats(DaemonStats)
+    /// What the integrity check found, answering `VERIFY`.
+    case verifyReport(VerifyResult)
     /// A request failed, or the connection is being closed (codes below 10).
     case error(code: ErrorCode, message: String)
 

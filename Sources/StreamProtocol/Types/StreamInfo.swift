@@ -32,12 +32,17 @@ public struct StreamInfo: Sendable, Hashable {
     public var subscribers: UInt32
     /// Whether the stream has ended.
     public var state: State
+    /// Events per second stored in the stream over the last ~10 seconds, in thousandths (1500 = 1.5/s).
+    public var publishRateMillis: UInt64
+
+    /// The events per second stored in the stream over the last ~10 seconds.
+    public var publishRate: Double { Double(publishRateMillis) / 1_000 }
 
     /// A stream description; zeros for an empty stream.
     public init(
         name: String, policy: StreamPolicy, count: UInt64 = 0, firstSequence: UInt64 = 0, lastSequence: UInt64 = 0,
         firstTime: Int64 = 0, lastTime: Int64 = 0, storedBytes: UInt64 = 0, rawBytes: UInt64 = 0,
-        subscribers: UInt32 = 0, state: State = .open
+        subscribers: UInt32 = 0, state: State = .open, publishRateMillis: UInt64 = 0
     ) {
         self.name = name
         self.policy = policy
@@ -50,6 +55,7 @@ public struct StreamInfo: Sendable, Hashable {
         self.rawBytes = rawBytes
         self.subscribers = subscribers
         self.state = state
+        self.publishRateMillis = publishRateMillis
     }
 }
 
@@ -64,6 +70,7 @@ extension StreamInfo {
         writer.write(rawBytes)
         writer.write(subscribers)
         writer.write(state.rawValue)
+        writer.write(publishRateMillis)
     }
 
     init(from reader: inout WireReader) throws {
@@ -82,5 +89,6 @@ extension StreamInfo {
             throw ProtocolError.malformed("stream_info.state is \(rawState), but must be 0...2")
         }
         self.state = state
+        publishRateMillis = try reader.read(UInt64.self, "stream_info.publish_rate")
     }
 }

@@ -97,7 +97,7 @@ extension StreamHub {
         }
     }
 
-    private func notFound(_ name: String) -> ServerError {
+    func notFound(_ name: String) -> ServerError {
         ServerError(.streamNotFound, "no stream named \"\(name)\" exists; publish to it or create it with CREATE_STREAM first.")
     }
 }

@@ -21,6 +21,8 @@ public final class StreamHub: Sendable {
     /// The name announced in `WELCOME`.
     public let serverName: String
 
+    /// Start time, connections and publish rates, for `STATS` and `STREAM_INFO`.
+    let activity = HubActivity()
     private let streams = Mutex<[String: StreamEntry]>([:])
     private let subscriptions = Mutex<[String: [ObjectIdentifier: Subscription]]>([:])
 
@@ -34,6 +36,11 @@ public final class StreamHub: Sendable {
     /// The number of live subscriptions to `stream`, over all connections.
     public func subscriberCount(of stream: String) -> Int {
         subscriptions.withLock { $0[stream]?.count ?? 0 }
+    }
+
+    /// The number of live subscriptions over every stream and connection.
+    var subscriptionCount: Int {
+        subscriptions.withLock { $0.values.reduce(0) { $0 + $1.count } }
     }
 
     // MARK: Streams
@@ -73,12 +80,15 @@ public final class StreamHub: Sendable {
                 return false
             }
         }
-        return PolicyMapping.wireInfo(info, firstTime: firstTime, subscribers: subscriberCount(of: info.name))
+        return PolicyMapping.wireInfo(
+            info, firstTime: firstTime, rawBytes: try log.storageFigures(of: info.name).rawBytes,
+            subscribers: subscriberCount(of: info.name), publishRateMillis: activity.rateMillis(of: info.name))
     }
 
     /// Removes `stream`'s lock and window once the stream is gone.
     func forget(_ stream: String) {
         _ = streams.withLock { $0.removeValue(forKey: stream) }
+        activity.forget(stream)
     }
 
     // MARK: Subscriptions

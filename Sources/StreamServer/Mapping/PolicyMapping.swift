@@ -72,9 +72,11 @@ enum PolicyMapping {
     /// The wire's view of a stream; `firstTime` is the timestamp of the first retained event, if known.
     ///
     /// `last_sequence` is the last sequence ever assigned even when nothing is retained (it is what
-    /// `expected_last_sequence` compares with); `raw_bytes` is 0 because the log does not keep the
-    /// uncompressed size.
-    static func wireInfo(_ info: LogStreamInfo, firstTime: Int64, subscribers: Int) -> StreamProtocol.StreamInfo {
+    /// `expected_last_sequence` compares with); `rawBytes` is the size of the stream's blocks before
+    /// compression (payloads plus their framing).
+    static func wireInfo(
+        _ info: LogStreamInfo, firstTime: Int64, rawBytes: UInt64 = 0, subscribers: Int, publishRateMillis: UInt64 = 0
+    ) -> StreamProtocol.StreamInfo {
         let empty = info.retainedCount == 0
         let state: StreamProtocol.StreamInfo.State =
             switch info.terminal {
@@ -86,8 +88,8 @@ enum PolicyMapping {
             name: info.name, policy: wirePolicy(info.policy), count: info.retainedCount,
             firstSequence: empty ? 0 : info.firstSequence, lastSequence: info.lastSequence,
             firstTime: empty ? 0 : firstTime, lastTime: info.lastTimestamp,
-            storedBytes: UInt64(max(0, info.storedBytes)), rawBytes: 0,
-            subscribers: UInt32(clamping: subscribers), state: state)
+            storedBytes: UInt64(max(0, info.storedBytes)), rawBytes: rawBytes,
+            subscribers: UInt32(clamping: subscribers), state: state, publishRateMillis: publishRateMillis)
     }
 
     /// The wire event for a stored event.

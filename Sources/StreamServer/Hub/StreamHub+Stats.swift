@@ -1,0 +1,40 @@
+import EventLog
+import Foundation
+import StreamProtocol
+
+extension StreamHub {
+    /// The daemon's software version, reported by `STATS`.
+    public static let version = "0.1.0"
+
+    /// Daemon-wide figures: uptime, database size, streams and their events and bytes, connections,
+    /// subscriptions, and what was published since start and over the last ~10 seconds.
+    func stats() throws -> DaemonStats {
+        let streams = try log.streams()
+        let figures = try log.storageFigures()
+        let uptime = activity.uptime
+        return DaemonStats(
+            uptimeMilliseconds: UInt64(max(0, uptime.components.seconds * 1_000 + uptime.components.attoseconds / 1_000_000_000_000_000)),
+            version: Self.version, databasePath: log.path, databaseBytes: Self.fileBytes(log.path) + Self.fileBytes(log.path + "-wal"),
+            streams: UInt64(streams.count), events: streams.reduce(0) { $0 + $1.retainedCount },
+            storedBytes: figures.storedBytes, rawBytes: figures.rawBytes,
+            connections: UInt32(clamping: activity.connectionCount), subscriptions: UInt32(clamping: subscriptionCount),
+            publishedSinceStart: activity.publishedSinceStart, publishRateMillis: activity.rateMillis(of: nil))
+    }
+
+    /// Counts the events a publish stored (not its duplicates) for the publish rates.
+    func recordPublished(_ outcome: PublishOutcome, to stream: String) {
+        activity.recordPublished(outcome.entries.reduce(0) { $0 + ($1.duplicate ? 0 : 1) }, to: stream)
+    }
+
+    /// To be called once when a connection's session starts, for the `connections` figure of `STATS`.
+    public func connectionOpened() { activity.connectionOpened() }
+
+    /// To be called once when a connection's session ends.
+    public func connectionClosed() { activity.connectionClosed() }
+
+    private static func fileBytes(_ path: String) -> UInt64 {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return 0 }
+        return UInt64(max(0, status.st_size))
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import StreamClient
+import StreamProtocol
+
+/// `streamctl tail STREAM`: print a stream's events, and with --follow the live ones as they come.
+struct TailCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tail",
+        abstract: "Print the events of a stream (by default its last 10), and with --follow new ones as they are published.",
+        discussion: """
+            Output: each payload as is, one per line (default); --ndjson, one JSON object per line with \
+            sequence, timestamp and payload (UTF-8 text, or base64 with "encoding": "base64"); --json, one \
+            document holding them all (not with --follow).
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
+
+    @Argument(help: "The stream.")
+    var stream: String
+
+    @Flag(name: .long, help: "Start at the first retained event.")
+    var all = false
+
+    @Option(name: .long, help: ArgumentHelp("Start at the last N events (default 10).", valueName: "N"))
+    var last: UInt64?
+
+    @Option(name: .customLong("from-seq"), help: ArgumentHelp("Start at sequence S (inclusive).", valueName: "S"))
+    var fromSequence: UInt64?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Start at the first event at or after TIME: ISO-8601 (2026-11-21T17:40:00Z) or a time ago (30s, 10m, 2h, 1d).",
+        valueName: "time"))
+    var since: String?
+
+    @Flag(name: [.short, .long], help: "Keep printing new events as they are published, until interrupted.")
+    var follow = false
+
+    @Option(name: .long, help: ArgumentHelp("Stop after N events.", valueName: "N"))
+    var limit: UInt64?
+
+    @Flag(name: .long, help: "Print one JSON object per event and line.")
+    var ndjson = false
+
+    private struct Document: Encodable {
+        var stream: String
+        var events: [EventRecord]
+    }
+
+    func validate() throws {
+        try Daemon.validate(name: stream)
+        let starts = [all, last != nil, fromSequence != nil, since != nil].filter { $0 }.count
+        guard starts <= 1 else { throw ValidationError("give at most one of --all, --last, --from-seq and --since.") }
+        if options.json, ndjson { throw ValidationError("--json and --ndjson exclude each other.") }
+        if options.json, follow {
+            throw ValidationError("--json prints one document when the events run out, which --follow never does; use --ndjson with --follow.")
+        }
+        if limit == 0 { throw ValidationError("--limit must be at least 1.") }
+        if let since { _ = try Parsing.time(since, option: "--since") }
+    }
+
+    func run() async throws {
+        let start = try startPosition()
+        try await Daemon.run(options) { connection in
+            if follow {
+                try await print(connection.events(in: stream, from: start))
+            } else {
+                try await print(connection.history(of: stream, from: start))
+            }
+        }
+    }
+
+    /// Prints `events` as the flags say, until they end or `--limit` is reached.
+    private func print<Events: AsyncSequence>(_ events: Events) async throws where Events.Element == ReceivedEvent {
+        let buffer = OutputBuffer()
+        var collected: [EventRecord] = []
+        var printed: UInt64 = 0
+        for try await event in events {
+            if options.json {
+                collected.append(EventRecord(event))
+            } else if ndjson {
+                try buffer.append(EventRecord(event).line())
+            } else {
+                try buffer.append(event.payload)
+                try buffer.append(CollectionOfOne(0x0A))
+            }
+            if follow { try buffer.flush() }
+            printed += 1
+            if let limit, printed >= limit { break }
+        }
+        try buffer.flush()
+        if options.json { try Output.json(Document(stream: stream, events: collected)) }
+    }
+
+    private func startPosition() throws -> StartPosition {
+        if all { return .all }
+        if let fromSequence { return .fromSequence(fromSequence) }
+        if let since { return .since(microseconds: try Parsing.time(since, option: "--since")) }
+        return .last(last ?? 10)
+    }
+}

@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import StreamProtocol
+
+/// `streamctl truncate STREAM`: remove old events, or with --dry-run say which would go.
+struct TruncateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "truncate",
+        abstract: "Remove a stream's old events: --before-seq S | --keep N | --older-than D; --dry-run only says what would go.",
+        discussion: "Sequences are never reused: the stream goes on after its last sequence.")
+
+    @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
+
+    @Argument(help: "The stream.")
+    var stream: String
+
+    @Option(name: .customLong("before-seq"), help: ArgumentHelp("Remove every event before sequence S.", valueName: "S"))
+    var beforeSequence: UInt64?
+
+    @Option(name: .long, help: ArgumentHelp("Keep only the last N events.", valueName: "N"))
+    var keep: UInt64?
+
+    @Option(name: .customLong("older-than"), help: ArgumentHelp("Remove events older than D (30s, 10m, 2h, 1d) or than an ISO-8601 time.", valueName: "D"))
+    var olderThan: String?
+
+    @Flag(name: .customLong("dry-run"), help: "Remove nothing; say what would be removed.")
+    var dryRun = false
+
+    struct Summary: Encodable {
+        var stream: String
+        var dryRun: Bool
+        var removed: UInt64
+        var firstRemoved: UInt64?
+        var lastRemoved: UInt64?
+        var firstSequence: UInt64
+    }
+
+    func validate() throws {
+        try Daemon.validate(name: stream)
+        guard [beforeSequence != nil, keep != nil, olderThan != nil].filter({ $0 }).count == 1 else {
+            throw ValidationError("give exactly one of --before-seq, --keep and --older-than.")
+        }
+        if let olderThan { _ = try Parsing.time(olderThan, option: "--older-than") }
+    }
+
+    func run() async throws {
+        let truncation: Truncation
+        if let beforeSequence {
+            truncation = .beforeSequence(beforeSequence)
+        } else if let keep {
+            truncation = .keepLast(keep)
+        } else {
+            truncation = .olderThan(microseconds: try Parsing.time(olderThan ?? "", option: "--older-than"))
+        }
+        try await Daemon.run(options) { connection in
+            let before = try await connection.streamInfo(stream)
+            if let beforeSequence, beforeSequence > before.lastSequence + 1 {
+                throw CtlFailure(
+                    "--before-seq \(beforeSequence) is past the end of \(stream), whose last sequence is \(before.lastSequence); "
+                        + "use --before-seq \(before.lastSequence + 1) to remove every event.")
+            }
+            let result = try await connection.truncate(stream, truncation, dryRun: dryRun)
+            var summary = Summary(stream: stream, dryRun: dryRun, removed: result.removed, firstSequence: result.firstSequence)
+            if result.removed > 0 {
+                summary.firstRemoved = before.firstSequence
+                summary.lastRemoved = before.firstSequence + result.removed - 1
+            }
+            if options.json { return try Output.json(summary) }
+            let verb = dryRun ? "would remove" : "removed"
+            var line = "\(verb) \(Formatting.count(result.removed, "event")) from \(stream)"
+            if let first = summary.firstRemoved, let last = summary.lastRemoved { line += " (\(Formatting.sequences(first, last)))" }
+            line += result.firstSequence == 0
+                ? "; \(dryRun ? "it would be" : "it is now") empty"
+                : "; \(dryRun ? "it would start" : "it now starts") at sequence \(result.firstSequence)"
+            try Output.line(line)
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import StreamProtocol
+
+/// `streamctl verify [STREAM]`: the log's integrity check, through the daemon or on a stopped daemon's file.
+struct VerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check the event log's integrity (blocks, checksums, sequences, catalog), through the daemon or offline with --db.",
+        discussion: """
+            With --db PATH the database file is opened read-only by streamctl itself, for a daemon that is \
+            stopped; while a daemon serves the file, drop --db to verify through it. Exit status 1 when \
+            problems are found.
+            """)
+
+    @OptionGroup var global: GlobalOptions
+    @ParentCommand var root: Streamctl
+
+    /// The options given after the verb, or else before it.
+    private var options: GlobalOptions { global.merged(with: root.global) }
+
+    @Argument(help: "Only report this stream's problems (and those of the whole database).")
+    var stream: String?
+
+    @Option(name: .long, help: ArgumentHelp("Verify this database file directly (the daemon must be stopped).", valueName: "path"))
+    var db: String?
+
+    struct Report: Encodable {
+        struct Problem: Encodable {
+            var stream: String?
+            var firstSequence: UInt64?
+            var lastSequence: UInt64?
+            var message: String
+        }
+
+        var source: String
+        var database: String?
+        var stream: String?
+        var ok: Bool
+        var streams: UInt32
+        var blocks: UInt64
+        var events: UInt64
+        var problems: [Problem]
+    }
+
+    func validate() throws {
+        if let stream { try Daemon.validate(name: stream) }
+    }
+
+    func run() async throws {
+        var report: Report?
+        if let db {
+            try await Daemon.report { report = try offline(db) }
+        } else {
+            try await Daemon.run(options) { connection in
+                report = Self.report(try await connection.verify(stream: stream), source: "daemon", database: nil, stream: stream)
+            }
+        }
+        guard let report else { return }
+        try await Daemon.report {
+            if options.json {
+                try Output.json(report)
+            } else {
+                let place = report.database.map { "\($0)" } ?? "the daemon's log"
+                try Output.line("verified \(place): \(Formatting.count(UInt64(report.streams), "stream")), \(Formatting.count(report.blocks, "block")), "
+                    + "\(Formatting.count(report.events, "event")): " + (report.ok ? "no problems" : Formatting.count(UInt64(report.problems.count), "problem")))
+                for problem in report.problems {
+                    var location = problem.stream.map { "stream \($0)" } ?? "database"
+                    if let first = problem.firstSequence, let last = problem.lastSequence { location += " " + Formatting.sequences(first, last) }
+                    try Output.line("  \(location): \(problem.message)")
+                }
+            }
+        }
+        if !report.ok {
+            Output.error("streamctl: verify found \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s").")
+            throw ExitCode.failure
+        }
+    }
+
+    /// Verifies the file itself, holding the daemon's database lock so no daemon starts meanwhile.
+    private func offline(_ path: String) throws -> Report {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CtlFailure("no database at \(path); give the path streamd uses (its --db, or STREAMD_DB).")
+        }
+        let lock = try OfflineLock(databasePath: path)
+        defer { lock.release() }
+        var options = EventLogOptions()
+        options.readOnly = true
+        let log = try EventLog(path: path, options: options)
+        defer { log.close() }
+        if let stream, try log.streamInfo(stream) == nil {
+            throw CtlFailure("no stream named \"\(stream)\" in \(path).")
+        }
+        let found = try log.verify()
+        let result = VerifyResult(
+            streams: UInt32(clamping: found.streamCount), blocks: UInt64(found.blockCount), events: found.eventCount,
+            problems: found.problems
+                .filter { stream == nil || $0.stream == nil || $0.stream == stream }
+                .map { VerifyResult.Problem(stream: $0.stream, sequences: $0.sequences, message: $0.message) })
+        return Self.report(result, source: "file", database: path, stream: stream)
+    }
+
+    private static func report(_ result: VerifyResult, source: String, database: String?, stream: String?) -> Report {
+        Report(
+            source: source, database: database, stream: stream, ok: result.problems.isEmpty, streams: result.streams,
+            blocks: result.blocks, events: result.events,
+            problems: result.problems.map {
+                Report.Problem(stream: $0.stream, firstSequence: $0.sequences?.lowerBound, lastSequence: $0.sequences?.upperBound, message: $0.message)
+            })
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import StreamClient
+import StreamProtocol
+
+/// Runs a verb: connects to the daemon, turns every failure into a message on standard error and the
+/// exit status the house style promises (64 bad usage, 1 failure).
+enum Daemon {
+    /// Connects as `global` says and runs `body`; failures print their reason and exit 1.
+    static func run(_ global: GlobalOptions, _ body: (StreamConnection) async throws -> Void) async throws {
+        try await report(socket: global.socket) {
+            let connection = try await connect(global)
+            defer { connection.close() }
+            try await body(connection)
+        }
+    }
+
+    /// Runs `body`, printing failures as streamctl reports them.
+    static func report(socket: String? = nil, _ body: () async throws -> Void) async throws {
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            try await body()
+        } catch is Output.BrokenPipe {
+            throw ExitCode.success
+        } catch let error as ValidationError {
+            throw error
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            Output.error("streamctl: \(message(for: error, socket: StreamdDefaults.socketPath(socket)))")
+            throw ExitCode.failure
+        }
+    }
+
+    /// Opens a connection to the daemon `global` names.
+    static func connect(_ global: GlobalOptions) async throws -> StreamConnection {
+        let path = StreamdDefaults.socketPath(global.socket)
+        do {
+            return try await StreamConnection.connect(socketPath: path, clientName: "streamctl")
+        } catch StreamClientError.daemonNotRunning {
+            let why = FileManager.default.fileExists(atPath: path) ? "nothing accepts connections on it" : "the socket file does not exist"
+            throw CtlFailure("""
+                no streamd is listening on \(path) (\(why)).
+                  Start one with `swift run streamd` in the streamd checkout, or `streamd --socket \(path)`;
+                  or point streamctl at a running daemon with --socket PATH or STREAMD_SOCKET.
+                """)
+        }
+    }
+
+    /// Refuses a stream name the daemon would refuse, before connecting (bad usage, exit 64).
+    static func validate(name: String, _ option: String = "STREAM") throws {
+        do {
+            try StreamName.validate(name)
+        } catch {
+            throw ValidationError("\(option): \(error.message)")
+        }
+    }
+
+    /// The text for a failure: the daemon's own words, with streamctl's hint for common cases.
+    static func message(for error: any Error, socket: String) -> String {
+        switch error {
+        case let StreamClientError.server(code, text) where code == .streamNotFound:
+            return "\(text.replacingOccurrences(of: "create it with CREATE_STREAM", with: "create it with `streamctl create`")) (daemon \(socket); `streamctl ls` lists the streams)"
+        case let StreamClientError.server(code, text):
+            return "\(text.replacingOccurrences(of: "use CONFIGURE_STREAM", with: "use `streamctl config`")) (\(code))"
+        case let error as StreamClientError:
+            return error.description
+        case let error as EventLogError:
+            return error.message
+        default:
+            return "\(error)"
+        }
+    }
+}

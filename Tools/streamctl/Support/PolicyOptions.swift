@@ -1,0 +1,55 @@
+import ArgumentParser
+import StreamProtocol
+
+/// The retention flags `create` and `config` share.
+struct PolicyOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Keep the last N events (older ones are trimmed).", valueName: "N"))
+    var capacity: UInt64?
+
+    @Flag(name: .customLong("replay-last"), help: "Keep only the latest event (capacity 1).")
+    var replayLast = false
+
+    @Flag(name: .long, help: "Keep every event until truncated (the default for a new stream).")
+    var unlimited = false
+
+    @Option(name: .customLong("max-age"), help: ArgumentHelp("Trim events older than D (500ms, 30s, 10m, 2h, 1d, 1w).", valueName: "D"))
+    var maxAge: String?
+
+    @Option(name: .customLong("max-bytes"), help: ArgumentHelp("Trim the oldest blocks beyond B stored bytes (1048576, 64K, 10MiB, 1G).", valueName: "B"))
+    var maxBytes: String?
+
+    @Flag(name: .customLong("no-max-age"), help: "Remove the age limit (config only).")
+    var noMaxAge = false
+
+    @Flag(name: .customLong("no-max-bytes"), help: "Remove the size limit (config only).")
+    var noMaxBytes = false
+
+    /// Whether any flag was given.
+    var isEmpty: Bool {
+        capacity == nil && !replayLast && !unlimited && maxAge == nil && maxBytes == nil && !noMaxAge && !noMaxBytes
+    }
+
+    func validate() throws {
+        guard [capacity != nil, replayLast, unlimited].filter({ $0 }).count <= 1 else {
+            throw ValidationError("give at most one of --capacity, --replay-last and --unlimited.")
+        }
+        if capacity == 0 { throw ValidationError("--capacity must be at least 1 (use --unlimited to keep everything).") }
+        if maxAge != nil, noMaxAge { throw ValidationError("--max-age and --no-max-age exclude each other.") }
+        if maxBytes != nil, noMaxBytes { throw ValidationError("--max-bytes and --no-max-bytes exclude each other.") }
+        if let maxAge { _ = try Parsing.milliseconds(maxAge, option: "--max-age") }
+        if let maxBytes { _ = try Parsing.bytes(maxBytes, option: "--max-bytes") }
+    }
+
+    /// `base` with the flags given applied over it.
+    func applied(to base: StreamPolicy) throws -> StreamPolicy {
+        var policy = base
+        if let capacity { policy.capacity = capacity }
+        if replayLast { policy.capacity = 1 }
+        if unlimited { policy.capacity = nil }
+        if let maxAge { policy.maxAgeMilliseconds = try Parsing.milliseconds(maxAge, option: "--max-age") }
+        if noMaxAge { policy.maxAgeMilliseconds = nil }
+        if let maxBytes { policy.maxBytes = try Parsing.bytes(maxBytes, option: "--max-bytes") }
+        if noMaxBytes { policy.maxBytes = nil }
+        return policy
+    }
+}
