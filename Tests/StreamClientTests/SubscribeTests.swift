@@ -153,8 +153,8 @@ import Testing
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
         let orders = [Order(id: 1, item: "tea"), Order(id: 2, item: "cake")]
-        for order in orders { _ = try await connection.publish(order, to: "orders") }
-        _ = try await connection.publish(Order(id: 3, item: "jam"), to: "binary", codec: BinaryEventCodec())
+        for order in orders { _ = try await connection.publish(value: order, to: "orders") }
+        _ = try await connection.publish(value: Order(id: 3, item: "jam"), to: "binary", codec: BinaryEventCodec())
         let collector = EventCollector<Order, StreamClientError>()
         let start = connection.subscribe("orders", as: Order.self, from: .all).start(collector.observer)
         #expect(await collector.waitForValues(2))

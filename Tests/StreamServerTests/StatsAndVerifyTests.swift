@@ -11,7 +11,6 @@ import Testing
         for index in 0..<5 { try client.publish(Array("event \(index) of a stream".utf8), to: "a") }
         _ = try client.request(.publishBatch(.init(stream: "b", entries: [.init(messageID: "m", payload: [1]), .init(messageID: "m", payload: [1])])))
         _ = try client.request(.subscribe(.init(subscriptionID: 1, stream: "a", start: .newOnly, credit: 10)))
-        hub.connectionOpened()
         guard case let .stats(stats) = try client.request(.getStats) else { Issue.record("no STATS"); return }
         #expect(stats.version == StreamHub.version)
         #expect(stats.databasePath == storage.log.path)
@@ -21,7 +20,18 @@ import Testing
         #expect(stats.subscriptions == 1 && stats.connections == 1)
         #expect(stats.publishedSinceStart == 6)  // the in-batch duplicate is not counted
         #expect(stats.publishRateMillis > 0)
-        hub.connectionClosed()
+    }
+
+    @Test func statsCountConnectionsWhileTheirSessionsLive() throws {
+        let (hub, storage) = try makeHub()
+        var second: TestClient? = try TestClient.connected(to: hub)
+        let client = try TestClient.connected(to: hub)
+        guard case let .stats(both) = try client.request(.getStats) else { Issue.record("no STATS"); return }
+        #expect(both.connections == 2)
+        second = nil
+        guard case let .stats(one) = try client.request(.getStats) else { Issue.record("no STATS"); return }
+        #expect(one.connections == 1)
+        _ = (second, storage)
     }
 
     @Test func streamInfoCarriesRawBytesAndThePublishRate() throws {

@@ -4,8 +4,10 @@ import StreamProtocol
 
 extension StreamConnection {
     /// Encodes `value` with `codec` and publishes it.
+    ///
+    /// Labelled `value:` so that bytes (`[UInt8]`, itself `Encodable`) always mean the payload as it is.
     public func publish<T: Encodable>(
-        _ value: T, to stream: String, codec: any EventCodec = JSONEventCodec(),
+        value: T, to stream: String, codec: any EventCodec = JSONEventCodec(),
         expectedLastSequence: UInt64? = nil, messageID: String? = nil
     ) async throws -> Published {
         let payload: [UInt8]

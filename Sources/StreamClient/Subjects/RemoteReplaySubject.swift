@@ -140,7 +140,7 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
     /// Publishes `value` and returns once the daemon has stored it.
     @discardableResult
     public func publish(_ value: Value) async throws -> Published {
-        try await connection.publish(value, to: stream, codec: codec)
+        try await connection.publish(value: value, to: stream, codec: codec)
     }
 
     /// Publishes a value without waiting; a terminal event ends only this process's observers.

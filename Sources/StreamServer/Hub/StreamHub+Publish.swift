@@ -80,6 +80,7 @@ extension StreamHub {
                 entries[slot] = .init(sequence: receipt.firstSequence + UInt64(index), duplicate: true)
                 timestamps[slot] = receipt.timestamp
             }
+            activity.recordPublished(fresh.count, to: stream)
             return PublishOutcome(entries: entries.map { $0! }, timestamps: timestamps, timestamp: receipt.timestamp)
         }
     }
@@ -119,6 +120,7 @@ extension StreamHub {
             let commitHere = log.options.durability == .normal
             log.append(contentsOf: payloads, to: stream, commitOnCallingThreadIfIdle: commitHere) { result in
                 entry.committing.leave()
+                if case .success = result { self.activity.recordPublished(payloads.count, to: stream) }
                 completion(result.mapError { $0 })
             }
         }

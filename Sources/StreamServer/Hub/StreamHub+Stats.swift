@@ -21,16 +21,11 @@ extension StreamHub {
             publishedSinceStart: activity.publishedSinceStart, publishRateMillis: activity.rateMillis(of: nil))
     }
 
-    /// Counts the events a publish stored (not its duplicates) for the publish rates.
-    func recordPublished(_ outcome: PublishOutcome, to stream: String) {
-        activity.recordPublished(outcome.entries.reduce(0) { $0 + ($1.duplicate ? 0 : 1) }, to: stream)
-    }
-
     /// To be called once when a connection's session starts, for the `connections` figure of `STATS`.
-    public func connectionOpened() { activity.connectionOpened() }
+    func connectionOpened() { activity.connectionOpened() }
 
     /// To be called once when a connection's session ends.
-    public func connectionClosed() { activity.connectionClosed() }
+    func connectionClosed() { activity.connectionClosed() }
 
     private static func fileBytes(_ path: String) -> UInt64 {
         var status = stat()

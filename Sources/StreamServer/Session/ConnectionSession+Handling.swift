@@ -25,14 +25,12 @@ extension ConnectionSession {
             let outcome = try hub.publish(
                 to: publish.stream, expectedLastSequence: publish.expectedLastSequence,
                 [.init(messageID: publish.messageID, payload: publish.payload)])
-            hub.recordPublished(outcome, to: publish.stream)
             let entry = outcome.entries[0]
             return .published(sequence: entry.sequence, timestamp: outcome.timestamps[0], duplicate: entry.duplicate)
         case let .publishBatch(batch):
             let outcome = try hub.publish(
                 to: batch.stream, expectedLastSequence: batch.expectedLastSequence,
                 batch.entries.map { .init(messageID: $0.messageID, payload: $0.payload) })
-            hub.recordPublished(outcome, to: batch.stream)
             return .publishedBatch(entries: outcome.entries, timestamp: outcome.timestamp)
         case let .subscribe(subscribe):
             try self.subscribe(subscribe, requestID: requestID)
@@ -75,7 +73,6 @@ extension ConnectionSession {
             let outcome = try hub.publish(
                 to: group[0].publish.stream, expectedLastSequence: nil,
                 group.map { .init(messageID: $0.publish.messageID, payload: $0.publish.payload) })
-            hub.recordPublished(outcome, to: group[0].publish.stream)
             for (index, request) in group.enumerated() {
                 let entry = outcome.entries[index]
                 frames += Self.encode(.published(sequence: entry.sequence, timestamp: outcome.timestamps[index], duplicate: entry.duplicate), requestID: request.requestID)

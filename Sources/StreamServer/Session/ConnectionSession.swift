@@ -53,11 +53,15 @@ public final class ConnectionSession: Sendable {
                 maximumFrameLength: UInt32(clamping: limits.maximumFrameLength),
                 maximumSubscriptions: UInt32(clamping: limits.maximumSubscriptionsPerConnection),
                 serverName: hub.serverName)))
+        hub.connectionOpened()
     }
 
     // A session dropped without `close` (a lost connection) must not leave subscriptions behind in
     // the hub: they hold the hub and their stream's observation until they end.
-    deinit { endSubscriptions() }
+    deinit {
+        endSubscriptions()
+        hub.connectionClosed()
+    }
 
     /// Whether the session is closed (after a fatal error or `close`).
     public var isClosed: Bool { inbound.withLock { $0.connection.isClosed } }
