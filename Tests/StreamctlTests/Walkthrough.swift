@@ -10,47 +10,9 @@ import Foundation
 /// it prints next. Blank lines are ignored. Times differ from run to run, so `"timestamp"` and
 /// `"timestamp_us"` values are not compared, and `…` in an expected line stands for any text.
 enum Walkthrough {
-    static let text = #"""
-        # terminal 1: the daemon (keep it running)
-        $ swift run streamd
-
-        # terminal 2: publish an event, then two more from standard input (one per line)
-        $ swift run streamctl publish orders '{"id":1,"item":"book"}'
-        published 1 event to orders (sequence 1)
-        $ printf '{"id":2,"item":"pen"}\n{"id":3,"item":"ink"}\n' | swift run streamctl publish orders
-        published 2 events to orders (sequences 2...3)
-        $ swift run streamctl tail orders
-        {"id":1,"item":"book"}
-        {"id":2,"item":"pen"}
-        {"id":3,"item":"ink"}
-
-        # terminal 3: a late subscriber gets the history, then waits for live events (Ctrl-C stops it)
-        $ swift run streamctl tail orders --follow
-        {"id":1,"item":"book"}
-        {"id":2,"item":"pen"}
-        {"id":3,"item":"ink"}
-
-        # terminal 2: publish while the subscriber listens
-        $ swift run streamctl publish orders '{"id":4,"item":"lamp"}'
-        published 1 event to orders (sequence 4)
-
-        # terminal 3: prints it at once
-        {"id":4,"item":"lamp"}
-
-        # terminal 2: see what a truncation would remove, do it, and check the log
-        $ swift run streamctl truncate orders --keep 3 --dry-run
-        would remove 1 event from orders (sequence 1); it would start at sequence 2
-        $ swift run streamctl truncate orders --keep 3
-        removed 1 event from orders (sequence 1); it now starts at sequence 2
-        $ swift run streamctl tail orders --all --ndjson --limit 1
-        {"encoding":"utf8","payload":"{\"id\":2,\"item\":\"pen\"}","sequence":2,"timestamp":"2026-11-21T17:40:02.318211Z","timestamp_us":1795282802318211}
-        $ swift run streamctl verify
-        verified the daemon's log: 1 stream, 2 blocks, 3 events: no problems
-        """#
-
     /// The walkthrough as README.md has it: the first fenced code block there that starts the daemon
-    /// with `$ swift run streamd`; nil while the README has none. The test runs this text when it
-    /// exists, so the README cannot drift from what the tools print.
+    /// with `$ swift run streamd`; nil if the README has none. The test runs this text, so the README
+    /// cannot drift from what the tools print.
     static func readmeText() -> String? {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         guard let readme = try? String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8) else { return nil }
@@ -71,7 +33,7 @@ enum Walkthrough {
     }
 
     /// The steps of `text`.
-    static func steps(_ text: String = text) -> [Step] {
+    static func steps(_ text: String) -> [Step] {
         var steps: [Step] = []
         var terminal = 1
         for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {

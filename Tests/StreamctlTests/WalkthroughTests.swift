@@ -2,11 +2,11 @@ import Foundation
 import StreamdTestSupport
 import Testing
 
-/// Runs the README walkthrough (`Walkthrough.text`) against a fresh daemon, in order, and checks that
-/// every command prints what the text says.
+/// Runs the README's walkthrough against a fresh daemon, in order, and checks that every command
+/// prints what the README says.
 @Suite struct WalkthroughTests {
-    @Test func theWalkthroughParsesIntoItsSteps() {
-        let steps = Walkthrough.steps()
+    @Test func theWalkthroughParsesIntoItsSteps() throws {
+        let steps = Walkthrough.steps(try #require(Walkthrough.readmeText(), "README.md has no walkthrough block"))
         #expect(steps.first == .run(terminal: 1, command: "swift run streamd", output: []))
         #expect(steps.contains(.expect(terminal: 3, output: [#"{"id":4,"item":"lamp"}"#])))
         #expect(steps.count == 11)
@@ -17,13 +17,8 @@ import Testing
         #expect(!Walkthrough.line(#"{"sequence":3,"timestamp":"x","timestamp_us":1}"#, matches: #"{"sequence":2,"timestamp":"y","timestamp_us":2}"#))
     }
 
-    @Test func everyCommandPrintsWhatTheWalkthroughSays() throws {
-        try run(Walkthrough.text)
-    }
-
-    @Test(.enabled(if: Walkthrough.readmeText() != nil, "README.md has no walkthrough block yet"))
-    func everyCommandOfTheREADMEWalkthroughPrintsWhatItSays() throws {
-        try run(try #require(Walkthrough.readmeText()))
+    @Test func everyCommandOfTheREADMEWalkthroughPrintsWhatItSays() throws {
+        try run(try #require(Walkthrough.readmeText(), "README.md has no walkthrough block"))
     }
 
     private func run(_ text: String) throws {
