@@ -51,6 +51,18 @@ import Reactive
         #expect(printed.all == ["RESPONSE", "click 1", "203.0", "late: response", "click 2", "settled 2"])
     }
 
+    @Test func theInProcessSubjectRunsAsItSays() {
+        let printed = Printed()
+        let print = printed.print
+
+        let prices = ReplaySubject<Double, Never>(capacity: 100)       // keeps the last 100 values
+        prices.send(value: 101.5)
+        prices.producer.map { $0 * 2 }.startWithValues { print($0) }   // replays 203.0, then live values
+
+        prices.send(value: 102)
+        #expect(printed.all == ["203.0", "204.0"])
+    }
+
     @Test func thePersistenceExampleRunsAsItSays() throws {
         let temporary = TemporaryDirectory()
         let directory = temporary.path
@@ -97,7 +109,10 @@ import Reactive
         withExtendedLifetime(watch) {}
     }
 
-    @Test(arguments: ["import Reactive\n\n// A cold producer", "import EventLog\nimport Reactive", "let log = try EventLog(path: directory + \"/events.sqlite\")"])
+    @Test(arguments: [
+        "import Reactive\n\n// A cold producer", "import Reactive\n\nlet prices", "import EventLog\nimport Reactive",
+        "let log = try EventLog(path: directory + \"/events.sqlite\")",
+    ])
     func theReadmeShowsExactlyTheCodeTheseTestsRun(blockStart: String) throws {
         let testFile = URL(fileURLWithPath: #filePath)
         let root = testFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
