@@ -23,9 +23,7 @@ extension StreamConnection {
     ) async throws -> Published {
         let message = ClientMessage.Publish(
             stream: stream, expectedLastSequence: expectedLastSequence, messageID: messageID, payload: payload)
-        let reply = try await request(.publish(message))
-        guard case let .published(sequence, timestamp, duplicate) = reply else { throw unexpected(reply, "PUBLISHED") }
-        return Published(sequence: sequence, timestamp: timestamp, duplicate: duplicate)
+        return try published(await request(.publish(message)))
     }
 
     /// Appends several events to `stream` in one commit; one `Published` per payload, in order.
@@ -34,6 +32,29 @@ extension StreamConnection {
         let reply = try await request(.publishBatch(.init(stream: stream, expectedLastSequence: expectedLastSequence, entries: entries)))
         guard case let .publishedBatch(published, timestamp) = reply else { throw unexpected(reply, "PUBLISHED_BATCH") }
         return published.map { Published(sequence: $0.sequence, timestamp: timestamp, duplicate: $0.duplicate) }
+    }
+
+    /// Stores the completion of `stream` as its last event: subscribers complete when they reach it,
+    /// and the stream accepts no more events. Returns the completion's own sequence.
+    @discardableResult
+    public func publishCompletion(to stream: String, expectedLastSequence: UInt64? = nil) async throws -> Published {
+        try await endStream(stream, failure: nil, expectedLastSequence: expectedLastSequence)
+    }
+
+    /// Stores the failure of `stream`, with `message`, as its last event: subscribers fail with
+    /// `.streamFailed(message)` when they reach it, and the stream accepts no more events.
+    @discardableResult
+    public func publishFailure(_ message: String, to stream: String, expectedLastSequence: UInt64? = nil) async throws -> Published {
+        try await endStream(stream, failure: message, expectedLastSequence: expectedLastSequence)
+    }
+
+    private func endStream(_ stream: String, failure: String?, expectedLastSequence: UInt64?) async throws -> Published {
+        try published(await request(.endStream(stream: stream, failure: failure, expectedLastSequence: expectedLastSequence)))
+    }
+
+    private func published(_ reply: ServerMessage) throws -> Published {
+        guard case let .published(sequence, timestamp, duplicate) = reply else { throw unexpected(reply, "PUBLISHED") }
+        return Published(sequence: sequence, timestamp: timestamp, duplicate: duplicate)
     }
 
     /// A round trip to the daemon.

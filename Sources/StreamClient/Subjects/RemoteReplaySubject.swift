@@ -9,9 +9,9 @@ import Synchronization
 /// - Writing: `send(value:)` publishes the encoded value (publishes from one thread keep their order);
 ///   `publish(_:)` does the same and returns once the daemon has stored it. A publish the daemon refuses
 ///   fails the subject's observers with a `StreamFailure` of origin `.storage`, since the value is lost.
-///   Protocol version 1 cannot store a terminal event, so `sendCompleted()` / `send(error:)` /
-///   `sendInterrupted()` end this subject's observers in this process only (after the values published
-///   before them have come back from the daemon); the stream stays open.
+///   `sendCompleted()` / `send(error:)` store the stream's end in the daemon, after the values sent
+///   before them, and every observer, in any process, ends when it reaches it; `sendInterrupted()`
+///   ends this process's observers only (after the values published before it have come back).
 /// - Reading: the first read of `signal` (observing the subject, or its `producer`, reads it) creates the
 ///   stream if it is missing and opens one subscription in the daemon from `replay`; its values feed a local `ReplaySubject` of
 ///   `localCapacity`, and every observer gets what that keeps (with the default `.unlimited`: everything
@@ -39,15 +39,15 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
     /// What the local mirror keeps for new observers.
     public let localCapacity: ReplayCapacity
 
-    /// Holds a terminal event sent to the subject until the mirror has received every value published
-    /// before it, so `sendCompleted()` right after `send(value:)` does not cut those values off.
+    /// Holds an interruption sent to the subject until the mirror has received every value published
+    /// before it, so `sendInterrupted()` right after `send(value:)` does not cut those values off.
     private struct Ordering {
         var feed: (any Disposable)?
         var feedOpened = false
         var unacknowledged = 0
         var lastAcknowledged: UInt64 = 0
         var lastMirrored: UInt64 = 0
-        var pendingTerminal: Event<Value, StreamFailure>?
+        var pendingInterruption: Event<Value, StreamFailure>?
     }
 
     private let mirror: ReplaySubject<Value, StreamFailure>
@@ -89,7 +89,7 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
                 Self.forward(event, stream: stream, codec: codec, to: mirror.input)
                 if let sequence = event.value?.sequence {
                     self?.ordering.withLock { $0.lastMirrored = sequence }
-                    self?.releaseTerminalIfDue()
+                    self?.releaseInterruptionIfDue()
                 }
             }
             ordering.withLock { $0.feed = started }
@@ -143,13 +143,20 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
         try await connection.publish(value: value, to: stream, codec: codec)
     }
 
-    /// Publishes a value without waiting; a terminal event ends only this process's observers.
+    /// Publishes a value, the stream's completion or its failure without waiting: observers everywhere
+    /// receive it when it comes back from the daemon. An interruption is not stored: it ends only this
+    /// process's observers, after the values sent before it.
     public func send(_ event: Event<Value, StreamFailure>) {
-        guard let value = event.value else {
-            ordering.withLock { if $0.pendingTerminal == nil { $0.pendingTerminal = event } }
-            releaseTerminalIfDue()
+        switch event {
+        case .value: break
+        case .completed: return endStream(failure: nil)
+        case let .failed(failure): return endStream(failure: failure.message)
+        case .interrupted:
+            ordering.withLock { if $0.pendingInterruption == nil { $0.pendingInterruption = event } }
+            releaseInterruptionIfDue()
             return
         }
+        guard let value = event.value else { return }
         let payload: [UInt8]
         do {
             payload = try codec.encode(value)
@@ -166,7 +173,7 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
                 }
             }
             switch reply {
-            case .success(.published): self?.releaseTerminalIfDue()
+            case .success(.published): self?.releaseInterruptionIfDue()
             case let .success(other): self?.failShared(StreamFailure(origin: .storage, message: "the daemon refused a publish: \(other)"))
             case let .failure(error): self?.failShared(StreamFailure(storage: error))
             }
@@ -177,15 +184,28 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
         mirror.send(error: failure)
     }
 
-    /// Sends a held terminal event once nothing published before it is still on its way.
-    private func releaseTerminalIfDue() {
-        let terminal = ordering.withLock { ordering -> Event<Value, StreamFailure>? in
-            guard let terminal = ordering.pendingTerminal, ordering.unacknowledged == 0,
+    /// Stores the stream's end in the daemon, after the values sent before it (the daemon answers a
+    /// connection's requests in order); a refusal (the stream had ended already, say) fails this
+    /// process's observers with it.
+    private func endStream(failure: String?) {
+        connection.send(.endStream(stream: stream, failure: failure, expectedLastSequence: nil)) { [weak self] reply in
+            switch reply {
+            case .success(.published): break
+            case let .success(other): self?.failShared(StreamFailure(origin: .storage, message: "the daemon refused to end the stream: \(other)"))
+            case let .failure(error): self?.failShared(StreamFailure(storage: error))
+            }
+        }
+    }
+
+    /// Sends a held interruption once nothing published before it is still on its way.
+    private func releaseInterruptionIfDue() {
+        let interruption = ordering.withLock { ordering -> Event<Value, StreamFailure>? in
+            guard let interruption = ordering.pendingInterruption, ordering.unacknowledged == 0,
                   !ordering.feedOpened || ordering.lastMirrored >= ordering.lastAcknowledged
             else { return nil }
-            ordering.pendingTerminal = nil
-            return terminal
+            ordering.pendingInterruption = nil
+            return interruption
         }
-        if let terminal { mirror.send(terminal) }
+        if let interruption { mirror.send(interruption) }
     }
 }

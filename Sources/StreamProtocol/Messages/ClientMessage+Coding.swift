@@ -5,6 +5,7 @@ extension ClientMessage: WireMessage {
         case .ping: MessageType.ping
         case .publish: MessageType.publish
         case .publishBatch: MessageType.publishBatch
+        case .endStream: MessageType.endStream
         case .subscribe: MessageType.subscribe
         case .credit: MessageType.credit
         case .unsubscribe: MessageType.unsubscribe
@@ -49,6 +50,10 @@ extension ClientMessage: WireMessage {
                 try writer.writeOptional(entry.messageID) { try $0.write($1, field: "message_id") }
                 try writer.write(bytes: entry.payload, field: "payload")
             }
+        case let .endStream(stream, failure, expectedLastSequence):
+            try writer.write(stream, field: "stream")
+            writer.writeOptional(expectedLastSequence) { $0.write($1) }
+            try writer.writeOptional(failure) { try $0.write($1, field: "failure") }
         case let .subscribe(subscribe):
             writer.write(subscribe.subscriptionID)
             try writer.write(subscribe.stream, field: "stream")
@@ -106,6 +111,11 @@ extension ClientMessage: WireMessage {
                     payload: try reader.readBytes("payload")))
             }
             return .publishBatch(PublishBatch(stream: stream, expectedLastSequence: expected, entries: entries))
+        case MessageType.endStream:
+            let stream = try reader.read(String.self, "stream")
+            let expected = try reader.readOptional("expected_last_sequence") { try $0.read(UInt64.self, "expected_last_sequence") }
+            let failure = try reader.readOptional("failure") { try $0.read(String.self, "failure") }
+            return .endStream(stream: stream, failure: failure, expectedLastSequence: expected)
         case MessageType.subscribe:
             return .subscribe(Subscribe(
                 subscriptionID: try reader.read(UInt32.self, "subscription_id"),

@@ -11,6 +11,9 @@ public enum ClientMessage: Sendable, Hashable {
     case publish(Publish)
     /// Appends several events in one commit; answered with `PUBLISHED_BATCH`.
     case publishBatch(PublishBatch)
+    /// Stores the stream's completion (`failure` nil) or failure, its last event; answered with
+    /// `PUBLISHED` carrying that event's sequence. The stream accepts nothing after it.
+    case endStream(stream: String, failure: String?, expectedLastSequence: UInt64?)
     /// Opens a subscription; answered with `SUBSCRIBED`, then `EVENTS`.
     case subscribe(Subscribe)
     /// More events the server may send on a subscription.

@@ -4,6 +4,7 @@ enum MessageType {
     static let ping: UInt8 = 0x02
     static let publish: UInt8 = 0x10
     static let publishBatch: UInt8 = 0x11
+    static let endStream: UInt8 = 0x12
     static let subscribe: UInt8 = 0x20
     static let credit: UInt8 = 0x21
     static let unsubscribe: UInt8 = 0x22

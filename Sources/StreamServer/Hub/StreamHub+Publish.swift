@@ -59,14 +59,7 @@ extension StreamHub {
             guard !fresh.isEmpty else {
                 return PublishOutcome(entries: entries.map { $0! }, timestamps: timestamps, timestamp: duplicateTimestamp)
             }
-            if let expected = expectedLastSequence {
-                let actual = try log.streamInfo(stream)?.lastSequence ?? 0
-                guard actual == expected else {
-                    throw ServerError(
-                        .wrongLastSequence,
-                        "expected the last sequence of \"\(stream)\" to be \(expected), but it is \(actual); nothing was stored. Read the stream and retry with \(actual).")
-                }
-            }
+            try checkLastSequence(of: stream, is: expectedLastSequence, otherwise: "nothing was stored")
             let receipt = try appendCreatingStream(fresh, to: stream)
             for (index, slot) in freshSlot.enumerated() {
                 let sequence = receipt.firstSequence + UInt64(index)
@@ -82,6 +75,25 @@ extension StreamHub {
             }
             activity.recordPublished(fresh.count, to: stream)
             return PublishOutcome(entries: entries.map { $0! }, timestamps: timestamps, timestamp: receipt.timestamp)
+        }
+    }
+
+    /// Stores the completion of `stream` (or, with `failure`, its failure) as its last event, creating
+    /// the stream if it is missing; like a conditional publish, it holds the stream's lock and waits
+    /// for appends still committing, so `expectedLastSequence` is checked against all of them.
+    func endStream(_ stream: String, failure: String?, expectedLastSequence: UInt64?) throws -> AppendReceipt {
+        try StreamName.validate(stream)
+        let entry = entry(for: stream)
+        return try entry.window.withLock { _ in
+            entry.committing.wait()
+            try checkLastSequence(of: stream, is: expectedLastSequence, otherwise: "the stream was not ended")
+            do {
+                try ensureStreamWithinLimit(stream)
+            } catch {
+                forget(stream)
+                throw error
+            }
+            return try failure.map { try log.appendFailed(to: stream, message: $0) } ?? log.appendCompleted(to: stream)
         }
     }
 
@@ -123,6 +135,17 @@ extension StreamHub {
                 if case .success = result { self.activity.recordPublished(payloads.count, to: stream) }
                 completion(result.mapError { $0 })
             }
+        }
+    }
+
+    /// Throws `wrong_last_sequence` unless `stream` ends at `expected` (nil expects anything).
+    private func checkLastSequence(of stream: String, is expected: UInt64?, otherwise outcome: String) throws {
+        guard let expected else { return }
+        let actual = try log.streamInfo(stream)?.lastSequence ?? 0
+        guard actual == expected else {
+            throw ServerError(
+                .wrongLastSequence,
+                "expected the last sequence of \"\(stream)\" to be \(expected), but it is \(actual); \(outcome). Read the stream and retry with \(actual).")
         }
     }
 

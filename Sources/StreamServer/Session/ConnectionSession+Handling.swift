@@ -27,6 +27,9 @@ extension ConnectionSession {
                 [.init(messageID: publish.messageID, payload: publish.payload)])
             let entry = outcome.entries[0]
             return .published(sequence: entry.sequence, timestamp: outcome.timestamps[0], duplicate: entry.duplicate)
+        case let .endStream(stream, failure, expectedLastSequence):
+            let receipt = try hub.endStream(stream, failure: failure, expectedLastSequence: expectedLastSequence)
+            return .published(sequence: receipt.lastSequence, timestamp: receipt.timestamp, duplicate: false)
         case let .publishBatch(batch):
             let outcome = try hub.publish(
                 to: batch.stream, expectedLastSequence: batch.expectedLastSequence,
