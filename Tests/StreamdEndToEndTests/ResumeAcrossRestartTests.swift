@@ -1,0 +1,75 @@
+import EventLog
+import Foundation
+import Reactive
+import StreamClient
+import StreamdTestSupport
+import Synchronization
+import Testing
+
+/// Subscriptions and subjects over a daemon that stops and starts again.
+@Suite struct ResumeAcrossRestartTests {
+    @Test(arguments: [SIGTERM, SIGKILL])
+    func aResumingSubscriberStoppedMidHistoryContinuesWithNoGapAndNoDuplicate(signal: Int32) async throws {
+        let daemon = try DaemonFixture()
+        let publisher = try await StreamConnection.connect(socketPath: daemon.socket)
+        for chunk in 0..<10 {
+            _ = try await publisher.publish(batch: (0..<300).map { bytes("e\(chunk * 300 + $0 + 1)") }, to: "r")
+        }
+        publisher.close()
+        let subscriber = try await StreamConnection.connect(socketPath: daemon.socket)
+        let collector = Collector()
+        // A small credit keeps the daemon from sending far ahead, so the stop lands mid-history.
+        let quick = ReconnectPolicy(initialDelay: .milliseconds(20), maximumDelay: .milliseconds(200))
+        let subscription = subscriber.subscribe("r", from: .all, resume: true, reconnect: quick, credit: 8).start(collector.observer)
+        #expect(await collector.waitForValues(50))
+        #expect(daemon.stop(with: signal) == (signal == SIGTERM ? 0 : signal))
+        let seenBeforeRestart = collector.count
+        try daemon.start()
+        let again = try await StreamConnection.connect(socketPath: daemon.socket)
+        _ = try await again.publish(batch: (3001...3100).map { bytes("e\($0)") }, to: "r")
+
+        // And once more, while it is live, with the other way of stopping.
+        #expect(await collector.waitForValues(3100))
+        daemon.stop(with: signal == SIGTERM ? SIGKILL : SIGTERM)
+        try daemon.start()
+        let third = try await StreamConnection.connect(socketPath: daemon.socket)
+        _ = try await third.publish(batch: (3101...3200).map { bytes("e\($0)") }, to: "r")
+        #expect(await collector.waitForValues(3200))
+        try await third.ping()
+
+        #expect(seenBeforeRestart < 3000, "the stop came after the whole history was delivered, so it tested nothing")
+        try requireContiguous(collector.values.map(\.sequence), 1...3200, "the resuming subscriber")
+        #expect(collector.values.map { text($0.payload) } == (1...3200).map { "e\($0)" })
+        #expect(collector.terminal == nil)
+        subscription.dispose()
+        for connection in [subscriber, again, third] { connection.close() }
+    }
+
+    @Test func aRemoteReplaySubjectGivesALateObserverTheHistoryFromAnotherProcessThenLiveValues() async throws {
+        let daemon = try DaemonFixture()
+        _ = try ChildProcess.run("stream-child", ["publish", daemon.socket, "temps", "5"])
+        let subject = RemoteReplaySubject<String>(connection: try await StreamConnection.connect(socketPath: daemon.socket), stream: "temps")
+        let late = Mutex<[String]>([])
+        let observation = subject.observe { event in if let value = event.value { late.withLock { $0.append(value) } } }
+        #expect(await eventually { late.withLock { $0.count } == 5 })
+        // Live values from this process and from another one.
+        subject.send(value: "here")
+        #expect(await eventually { late.withLock { $0.count } == 6 })
+        let acks = try ChildProcess.run("stream-child", ["publish", daemon.socket, "temps", "2"])
+        #expect(acks.map { $0.split(separator: " ")[0] } == ["7", "8"])
+        #expect(await eventually { late.withLock { $0.count } == 8 })
+        #expect(late.withLock { $0 } == ["temps-1", "temps-2", "temps-3", "temps-4", "temps-5", "here", "temps-1", "temps-2"])
+
+        // After a restart, a fresh subject over the same stream replays all of it.
+        subject.connection.close()
+        observation.dispose()
+        try daemon.restart(after: SIGTERM)
+        let again = RemoteReplaySubject<String>(connection: try await StreamConnection.connect(socketPath: daemon.socket), stream: "temps")
+        let replayed = Mutex<[String]>([])
+        let second = again.observe { event in if let value = event.value { replayed.withLock { $0.append(value) } } }
+        #expect(await eventually { replayed.withLock { $0.count } == 8 })
+        #expect(replayed.withLock { $0 } == late.withLock { $0 })
+        second.dispose()
+        again.connection.close()
+    }
+}
