@@ -24,10 +24,12 @@ import Testing
         let acknowledged = Acknowledged()
         let publishers = 4
         let connections = try await (0..<publishers).asyncMap { _ in try await StreamConnection.connect(socketPath: daemon.socket) }
-        // Each publisher runs until its connection breaks: single publishes, and every third one a batch.
+        // Each publisher runs until its connection breaks: single publishes, and every third one a batch;
+        // two of them share each connection, so its requests are pipelined.
         let load = Task {
             await withTaskGroup(of: Void.self) { group in
-                for (publisher, connection) in connections.enumerated() {
+                for publisher in 0..<publishers * 2 {
+                    let connection = connections[publisher % publishers]
                     group.addTask {
                         var index = 0
                         while true {
@@ -48,11 +50,11 @@ import Testing
                 }
             }
         }
-        #expect(await eventually { acknowledged.count >= 1500 })
+        #expect(await eventually { acknowledged.count >= 5000 })
         #expect(daemon.stop(with: SIGKILL) == SIGKILL)
         await load.value
         let acked = acknowledged.bySequence.withLock { $0 }
-        #expect(acked.count >= 1500)
+        #expect(acked.count >= 5000)
 
         try daemon.start()
         let reader = try await StreamConnection.connect(socketPath: daemon.socket)

@@ -26,6 +26,9 @@ struct BadConnection: Sendable {
         case answersAndStaysOpen(ErrorCode, requestID: UInt32)
         /// Send nothing beyond `WELCOME`, and close when the client half-closes (a truncated frame).
         case closesQuietlyAfterClient
+        /// A client that subscribes with much credit and vanishes without reading: nothing to check
+        /// on the connection; its subscription must go (the test counts the stream's subscribers).
+        case vanishes
         /// Random bytes: any answer, but any `ERROR` that is not one a request gets closes the
         /// connection, and the daemon closes once the client half-closes.
         case anything
@@ -35,7 +38,7 @@ struct BadConnection: Sendable {
     static let kinds = [
         "noise", "truncated frame", "oversize length", "undersize length", "unknown type", "flags not 0",
         "no handshake", "wrong magic", "unsupported version", "invalid stream name", "malformed body",
-        "second HELLO",
+        "second HELLO", "vanishing subscriber",
     ]
 
     let kind: String
@@ -140,6 +143,9 @@ struct BadConnection: Sendable {
             // Every body's length follows from its leading fields, so a byte fewer or more is malformed.
             let bad = Frame(type: encodedSample[4], requestID: id, body: body).encoded
             return BadConnection(kind: kind, greets: true, bytes: hello + bad, expectation: .closesWith(.malformedFrame, requestID: id))
+        case "vanishing subscriber":
+            let subscribe = try ClientMessage.subscribe(.init(subscriptionID: 1, stream: "good", start: .all, credit: .max)).encoded(requestID: id)
+            return BadConnection(kind: kind, greets: true, bytes: hello + subscribe, expectation: .vanishes)
         default:  // second HELLO
             let again = try ClientMessage.hello(minVersion: 1, maxVersion: 1, clientName: "again").encoded(requestID: id)
             return BadConnection(kind: kind, greets: true, bytes: hello + again, expectation: .answersAndStaysOpen(.invalidArgument, requestID: id))
