@@ -22,6 +22,7 @@ import Testing
     @Test func everyAcknowledgedEventSurvivesSigkillWithNoGapAndTheLogVerifiesClean() async throws {
         let daemon = try DaemonFixture()
         let acknowledged = Acknowledged()
+        let errors = Locked<[StreamClientError?]>([])
         let publishers = 4
         let connections = try await (0..<publishers).asyncMap { _ in try await StreamConnection.connect(socketPath: daemon.socket) }
         // Each publisher runs until its connection breaks: single publishes, and every third one a batch;
@@ -42,6 +43,8 @@ import Testing
                                     acknowledged.record([try await connection.publish(bytes(payload), to: "load")], [payload])
                                 }
                             } catch {
+                                // The daemon died: every call waiting on it must say the connection is gone.
+                                errors.withLock { $0.append(error as? StreamClientError) }
                                 return
                             }
                             index += 1
@@ -54,6 +57,9 @@ import Testing
         #expect(daemon.stop(with: SIGKILL) == SIGKILL)
         await load.value
         let acked = acknowledged.bySequence.withLock { $0 }
+        let ended = errors.value
+        #expect(ended.count == publishers * 2)
+        #expect(ended.allSatisfy { $0?.isConnectionLoss == true }, "\(ended)")
         #expect(acked.count >= 5000)
 
         try daemon.start()

@@ -45,11 +45,43 @@ import Testing
         for connection in [subscriber, again, third] { connection.close() }
     }
 
+    @Test func theAsyncSequenceAndTypedSubscriptionsWithResumeCarryOnAcrossASigkill() async throws {
+        let daemon = try DaemonFixture()
+        let publisher = try await StreamConnection.connect(socketPath: daemon.socket)
+        for value in 1...50 { _ = try await publisher.publish(value, to: "n") }
+        let subscriber = try await StreamConnection.connect(socketPath: daemon.socket)
+        let seen = Locked<[UInt64]>([])
+        let reading = Task {
+            for try await event in subscriber.events(in: "n", from: .all, resume: true) {
+                let count = seen.withLock { seen in
+                    seen.append(event.sequence)
+                    return seen.count
+                }
+                if count == 100 { return }
+            }
+        }
+        let typed = Locked<[Int]>([])
+        let typedSubscription = subscriber.subscribe("n", as: Int.self, from: .fromSequence(11), resume: true).start { event in
+            if let value = event.value { typed.withLock { $0.append(value) } }
+        }
+        #expect(await eventually { seen.withLock { $0.count } == 50 && typed.withLock { $0.count } == 40 })
+        #expect(daemon.stop(with: SIGKILL) == SIGKILL)
+        try daemon.start()
+        let again = try await StreamConnection.connect(socketPath: daemon.socket)
+        for value in 51...100 { _ = try await again.publish(value, to: "n") }
+        try await reading.value
+        #expect(await eventually { typed.withLock { $0.count } == 90 })
+        #expect(seen.withLock { $0 } == (1...100).map { $0 })
+        #expect(typed.withLock { $0 } == Array(11...100))
+        typedSubscription.dispose()
+        for connection in [publisher, subscriber, again] { connection.close() }
+    }
+
     @Test func aRemoteReplaySubjectGivesALateObserverTheHistoryFromAnotherProcessThenLiveValues() async throws {
         let daemon = try DaemonFixture()
         _ = try ChildProcess.run("stream-child", ["publish", daemon.socket, "temps", "5"])
         let subject = RemoteReplaySubject<String>(connection: try await StreamConnection.connect(socketPath: daemon.socket), stream: "temps")
-        let late = Mutex<[String]>([])
+        let late = Locked<[String]>([])
         let observation = subject.observe { event in if let value = event.value { late.withLock { $0.append(value) } } }
         #expect(await eventually { late.withLock { $0.count } == 5 })
         // Live values from this process and from another one.
@@ -65,7 +97,7 @@ import Testing
         observation.dispose()
         try daemon.restart(after: SIGTERM)
         let again = RemoteReplaySubject<String>(connection: try await StreamConnection.connect(socketPath: daemon.socket), stream: "temps")
-        let replayed = Mutex<[String]>([])
+        let replayed = Locked<[String]>([])
         let second = again.observe { event in if let value = event.value { replayed.withLock { $0.append(value) } } }
         #expect(await eventually { replayed.withLock { $0.count } == 8 })
         #expect(replayed.withLock { $0 } == late.withLock { $0 })

@@ -58,3 +58,17 @@ func requireContiguous(_ sequences: [UInt64], _ range: ClosedRange<UInt64>, _ wh
     let around = sequences[max(0, firstBad - 2)..<min(sequences.count, firstBad + 3)]
     throw TestFailure("\(who): \(sequences.count) events, expected \(range); first difference at index \(firstBad): \(Array(around))")
 }
+
+/// A value under a mutex, in a class so that escaping and sending closures can share it.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) { mutex = Mutex(value) }
+
+    /// The value now.
+    var value: Value { mutex.withLock { $0 } }
+
+    /// Changes the value under the lock and returns what `body` returns.
+    @discardableResult
+    func withLock<Result: Sendable>(_ body: (inout Value) -> Result) -> Result { mutex.withLock { body(&$0) } }
+}
