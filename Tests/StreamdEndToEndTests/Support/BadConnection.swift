@@ -123,6 +123,10 @@ struct BadConnection: Sendable {
                 .publishBatch(.init(stream: name, entries: [.init(payload: [2])])),
                 .subscribe(.init(subscriptionID: 1, stream: name, start: .all, credit: 10)),
                 .createStream(name: name, policy: .init()),
+                .configureStream(name: name, policy: .init()),
+                .getStreamInfo(name: name),
+                .truncateStream(name: name, truncation: .keepLast(1), dryRun: false),
+                .deleteStream(name: name),
             ]
             let frame = try requests.randomElement(using: &random)!.encoded(requestID: id)
             return BadConnection(kind: kind, greets: true, bytes: hello + frame, expectation: .answersAndStaysOpen(.invalidStreamName, requestID: id))
