@@ -4,6 +4,7 @@ import Foundation
 ///
 /// Thread-safety: Sendable in practice; the collected text is under a condition lock.
 public final class ChildProcess: @unchecked Sendable {
+    /// The running process.
     public let process = Process()
     private let condition = NSCondition()
     private var output = ""
