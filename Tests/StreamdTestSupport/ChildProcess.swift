@@ -10,6 +10,7 @@ public final class ChildProcess: @unchecked Sendable {
     private var output = ""
     private var errors = ""
     private var closedPipes = 0
+    private let inputPipe = Pipe()
 
     /// Starts the built executable `name` with `arguments`.
     public init(_ name: String, _ arguments: [String]) throws {
@@ -21,6 +22,8 @@ public final class ChildProcess: @unchecked Sendable {
             _ = fcntl(pipe.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
             _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
         }
+        _ = fcntl(inputPipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        process.standardInput = inputPipe
         process.standardOutput = outputPipe
         process.standardError = errorPipe
         for (pipe, isError) in [(outputPipe, false), (errorPipe, true)] {
@@ -53,6 +56,22 @@ public final class ChildProcess: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         return errors
+    }
+
+    /// Writes `line` and a newline to the process's standard input.
+    public func send(line: String) {
+        inputPipe.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits up to `timeout` until a line of standard output is `line`; throws if it exits first or time runs out.
+    public func waitForOutput(line: String, timeout: TimeInterval = 15) throws {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !output.split(separator: "\n").contains(Substring(line)) {
+            if closedPipes == 2 { throw TestFailure("the child exited without printing \"\(line)\"; stderr: \(errors)") }
+            if !condition.wait(until: deadline) { throw TestFailure("no \"\(line)\" within \(timeout) s; stderr: \(errors)") }
+        }
     }
 
     /// Waits up to `timeout` for the process to exit with its output read; returns its status, and

@@ -5,6 +5,9 @@
 //   stream-child subscribe SOCKET STREAM FROM COUNT
 //                                                 subscribes from sequence FROM; prints
 //                                                 "SEQUENCE TIMESTAMP PAYLOAD" per event until COUNT
+//   stream-child hold SOCKET STREAM COUNT        reads the first event through `events(in:)`, prints
+//                                                 "holding", waits for a line on stdin, then reads the
+//                                                 rest; prints "received COUNT"
 //
 // Exit status: 0 done, 64 bad usage, 1 failure (the reason on stderr).
 import Foundation
@@ -13,6 +16,7 @@ import StreamClient
 let usage = """
     usage: stream-child publish SOCKET STREAM N
            stream-child subscribe SOCKET STREAM FROM COUNT
+           stream-child hold SOCKET STREAM COUNT
     """
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
@@ -51,6 +55,23 @@ do {
             }
         }
         guard received == count else { fail("the subscription ended after \(received) of \(count) events") }
+        connection.close()
+    case "hold" where arguments.count == 4:
+        let count = number(arguments[3], "COUNT")
+        let connection = try await StreamConnection.connect(socketPath: arguments[1], clientName: "stream-child")
+        var received = 0
+        for try await event in connection.events(in: arguments[2], from: .all) {
+            received += 1
+            guard event.sequence == UInt64(received) else { fail("event \(event.sequence) arrived as number \(received)") }
+            if received == 1 {
+                // Unbuffered, so the test sees it while this process waits.
+                FileHandle.standardOutput.write(Data("holding\n".utf8))
+                _ = readLine()
+            }
+            if received == count { break }
+        }
+        guard received == count else { fail("the subscription ended after \(received) of \(count) events") }
+        print("received \(received)")
         connection.close()
     default:
         fail(usage, status: 64)
