@@ -10,30 +10,55 @@ public final class ChildProcess: @unchecked Sendable {
     private var output = ""
     private var errors = ""
     private var closedPipes = 0
-    private let inputPipe = Pipe()
+    private var exited = false
+    private let input: FileHandle
+    /// The reading ends, kept so they stay open while their handlers read.
+    private let readers: [FileHandle]
 
     /// Starts the built executable `name` with `arguments`.
     public init(_ name: String, _ arguments: [String]) throws {
         process.executableURL = URL(fileURLWithPath: DaemonProcess.builtExecutable(named: name))
         process.arguments = arguments
-        let outputPipe = Pipe(), errorPipe = Pipe()
-        // Close-on-exec, so a daemon another test starts meanwhile does not hold these pipes open.
-        for pipe in [outputPipe, errorPipe] {
-            _ = fcntl(pipe.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        }
-        _ = fcntl(inputPipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        process.standardInput = inputPipe
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
-        for (pipe, isError) in [(outputPipe, false), (errorPipe, true)] {
-            pipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
+        // Close-on-exec from the moment they exist: a process another test spawns meanwhile must not
+        // inherit these pipes, or it would hold them open and their end of file would wait for it.
+        let (inputRead, inputWrite) = try Self.closeOnExecPipe()
+        let (outputRead, outputWrite) = try Self.closeOnExecPipe()
+        let (errorRead, errorWrite) = try Self.closeOnExecPipe()
+        input = inputWrite
+        readers = [outputRead, errorRead]
+        process.standardInput = inputRead
+        process.standardOutput = outputWrite
+        process.standardError = errorWrite
+        for (handle, isError) in [(outputRead, false), (errorRead, true)] {
+            handle.readabilityHandler = { [weak self] handle in
                 let data = handle.availableData
                 if data.isEmpty { handle.readabilityHandler = nil }
                 self?.collect(data, isError: isError)
             }
         }
+        process.terminationHandler = { [weak self] _ in
+            guard let self else { return }
+            condition.lock()
+            exited = true
+            condition.broadcast()
+            condition.unlock()
+        }
+        defer {
+            // The child has its own copies now (or never started); ours would keep the pipes open.
+            for handle in [inputRead, outputWrite, errorWrite] { try? handle.close() }
+        }
         try process.run()
+    }
+
+    /// A one-way channel created close-on-exec in one call (a socket pair: Glibc's `pipe2` is not
+    /// visible to Swift here).
+    private static func closeOnExecPipe() throws -> (read: FileHandle, write: FileHandle) {
+        var descriptors: [Int32] = [0, 0]
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        guard socketpair(AF_UNIX, type, 0, &descriptors) == 0 else {
+            throw TestFailure("socketpair failed: \(String(cString: strerror(errno)))")
+        }
+        return (FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true), FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true))
     }
 
     private func collect(_ data: Data, isError: Bool) {
@@ -60,7 +85,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Writes `line` and a newline to the process's standard input.
     public func send(line: String) {
-        inputPipe.fileHandleForWriting.write(Data((line + "\n").utf8))
+        input.write(Data((line + "\n").utf8))
     }
 
     /// Waits up to `timeout` until a line of standard output is `line`; throws if it exits first or time runs out.
@@ -74,18 +99,28 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    /// Waits up to `timeout` for the process to exit with its output read; returns its status, and
-    /// kills it and throws if it did not exit in time.
+    /// Waits up to `timeout` for the process to exit and its output to be read; returns its status,
+    /// and kills it and throws if it did not exit in time.
+    ///
+    /// Once the process has exited, its output is waited for until the end of file, but for 2 s at
+    /// most: should another process hold the other end open, what the child wrote has arrived by then
+    /// (callers check the output they expect).
     public func waitForExit(timeout: TimeInterval = 30) throws -> Int32 {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
-        while closedPipes < 2, condition.wait(until: deadline) {}
-        let finished = closedPipes == 2
+        while !exited, condition.wait(until: deadline) {}
+        let running = !exited
+        if exited {
+            let drained = Date(timeIntervalSinceNow: 2)
+            while closedPipes < 2, condition.wait(until: drained) {}
+        }
         condition.unlock()
-        if !finished {
+        if running {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
-            throw TestFailure("\(process.executableURL?.lastPathComponent ?? "child") did not exit within \(timeout) s; stderr: \(standardError)")
+            throw TestFailure(
+                "\(process.executableURL?.lastPathComponent ?? "child") did not exit within \(timeout) s;"
+                    + " \(outputLines.count) lines of output, the last \(outputLines.last ?? "none"); stderr: \(standardError)")
         }
         process.waitUntilExit()
         return process.terminationStatus

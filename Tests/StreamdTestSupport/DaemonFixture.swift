@@ -48,7 +48,11 @@ public final class DaemonFixture: Sendable {
     public func stop(with signal: Int32 = SIGKILL) -> Int32 {
         guard let running = current.withLock({ daemon in defer { daemon = nil }; return daemon }) else { return -1 }
         running.signal(signal)
-        return running.waitForExit()
+        // The process's exit, not its pipes' end of file: DaemonProcess makes its pipes close-on-exec
+        // only after creating them, so a process spawned in between by a parallel test may hold them
+        // open for a while (DaemonProcess.waitForExit then waits up to 5 s more).
+        running.process.waitUntilExit()
+        return running.process.terminationStatus
     }
 
     /// Stops the daemon with `signal` and starts a new one on the same socket and database.
@@ -60,7 +64,7 @@ public final class DaemonFixture: Sendable {
     deinit {
         if let running = current.withLock({ $0 }) {
             running.signal(SIGKILL)
-            _ = running.waitForExit()
+            running.process.waitUntilExit()
         }
     }
 }
