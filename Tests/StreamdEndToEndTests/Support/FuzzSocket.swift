@@ -14,7 +14,7 @@ final class FuzzSocket {
     private var decoder = FrameDecoder(maximumLength: Int(UInt32.max))
 
     init(path: String) throws {
-        client = try SocketClient(path: path, timeout: 3)
+        client = try SocketClient(path: path, timeout: 10)
     }
 
     /// Writes `bytes`; false if the daemon had already closed (it may close before reading them all).
