@@ -115,10 +115,17 @@ let package = Package(
         .testTarget(
             name: "StreamClientTests",
             dependencies: [
-                "StreamClient", "StreamServer", "StreamProtocol", "EventLog", "Reactive",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
+                "StreamClient", "StreamProtocol", "EventLog", "Reactive", "StreamdTestSupport",
             ]
+        ),
+        .executableTarget(
+            name: "stream-child",
+            dependencies: ["StreamClient", "StreamProtocol"],
+            path: "Tools/stream-child"
+        ),
+        .testTarget(
+            name: "StreamdEndToEndTests",
+            dependencies: ["StreamClient", "StreamProtocol", "Reactive", "EventLog", "StreamdTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -116,10 +116,11 @@ import Testing
     }
 
     @Test func aStoredCompletionCompletesTheSubscription() async throws {
-        let fixture = try await ServerFixture()
-        _ = try fixture.server.withLock { try $0?.hub.log.createStream("done") }
-        _ = try fixture.server.withLock { try $0?.hub.log.append(bytes("a"), to: "done") }
-        _ = try fixture.server.withLock { try $0?.hub.log.appendCompleted(to: "done") }
+        let fixture = try await ServerFixture { log in
+            _ = try log.createStream("done")
+            _ = try log.append(bytes("a"), to: "done")
+            _ = try log.appendCompleted(to: "done")
+        }
         let connection = try await fixture.connect()
         let collector = EventCollector<ReceivedEvent, StreamClientError>()
         let start = connection.subscribe("done", from: .all).start(collector.observer)
@@ -132,9 +133,10 @@ import Testing
     }
 
     @Test func aStoredFailureFailsTheSubscriptionWithItsMessage() async throws {
-        let fixture = try await ServerFixture()
-        _ = try fixture.server.withLock { try $0?.hub.log.createStream("bad") }
-        _ = try fixture.server.withLock { try $0?.hub.log.appendFailed(to: "bad", message: "sensor broke") }
+        let fixture = try await ServerFixture { log in
+            _ = try log.createStream("bad")
+            _ = try log.appendFailed(to: "bad", message: "sensor broke")
+        }
         let connection = try await fixture.connect()
         let collector = EventCollector<ReceivedEvent, StreamClientError>()
         let start = connection.subscribe("bad", from: .all).start(collector.observer)

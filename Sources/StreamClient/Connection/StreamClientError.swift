@@ -16,6 +16,9 @@ public enum StreamClientError: Error, Sendable, Equatable, CustomStringConvertib
     case subscriptionEnded(reason: SubscriptionEndReason, message: String)
     /// A value could not be encoded or a payload could not be decoded with the codec given.
     case codec(String)
+    /// A request was not sent because its frame is longer than the daemon accepts (it would close the
+    /// connection); the connection goes on.
+    case requestTooLarge(frameLength: Int, maximum: UInt32)
 
     /// Whether the error means the connection is gone (so reconnecting may help).
     public var isConnectionLoss: Bool {
@@ -37,6 +40,9 @@ public enum StreamClientError: Error, Sendable, Equatable, CustomStringConvertib
         case let .streamFailed(message): "the stream failed: \(message)"
         case let .subscriptionEnded(reason, message): "the daemon ended the subscription (\(reason)): \(message)"
         case let .codec(what): "codec error: \(what)"
+        case let .requestTooLarge(length, maximum):
+            "the request's frame is \(length) bytes, more than the \(maximum) bytes streamd accepts in one frame;"
+                + " publish smaller payloads or split the batch"
         }
     }
 }

@@ -65,7 +65,8 @@ public final class StreamConnection: Sendable {
         }
         let welcome: ServerMessage
         do {
-            welcome = try await request(.hello(minVersion: 1, maxVersion: 1, clientName: clientName), channel: channel, router: router)
+            welcome = try await request(
+                .hello(minVersion: 1, maxVersion: 1, clientName: clientName), channel: channel, router: router, maximumFrameLength: .max)
         } catch {
             channel.close(promise: nil)
             throw error
@@ -88,22 +89,25 @@ public final class StreamConnection: Sendable {
 
     /// Sends `message` and waits for its reply; an `ERROR` reply throws `.server`.
     func request(_ message: ClientMessage) async throws -> ServerMessage {
-        try await Self.request(message, channel: channel, router: router)
+        try await Self.request(message, channel: channel, router: router, maximumFrameLength: maximumFrameLength)
     }
 
     /// Sends a message that gets no reply (or whose reply nobody waits for).
     func send(_ message: ClientMessage) {
-        guard case let .success(id) = router.register(nil), let bytes = try? message.encoded(requestID: id) else { return }
+        guard case let .success(id) = router.register(nil), let bytes = try? message.encoded(requestID: id),
+            bytes.count - 4 <= Int(maximumFrameLength)
+        else { return }
         channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
     }
 
     /// Sends `message` under a fresh request id whose reply goes to `handler`.
     func send(_ message: ClientMessage, replies handler: @escaping FrameRouter.ReplyHandler) {
-        Self.send(message, channel: channel, router: router, replies: handler)
+        Self.send(message, channel: channel, router: router, maximumFrameLength: maximumFrameLength, replies: handler)
     }
 
     private static func send(
-        _ message: ClientMessage, channel: any Channel, router: FrameRouter, replies handler: @escaping FrameRouter.ReplyHandler
+        _ message: ClientMessage, channel: any Channel, router: FrameRouter, maximumFrameLength: UInt32,
+        replies handler: @escaping FrameRouter.ReplyHandler
     ) {
         let id: UInt32
         switch router.register(handler) {
@@ -117,6 +121,12 @@ public final class StreamConnection: Sendable {
             router.unregister(id)?(.failure(.protocolViolation("cannot encode the request: \(error)")))
             return
         }
+        // The daemon answers a frame over its limit by closing the connection, which would end every
+        // other request and subscription on it: refuse this one request here instead.
+        guard bytes.count - 4 <= Int(maximumFrameLength) else {
+            router.unregister(id)?(.failure(.requestTooLarge(frameLength: bytes.count - 4, maximum: maximumFrameLength)))
+            return
+        }
         let promise = channel.eventLoop.makePromise(of: Void.self)
         promise.futureResult.whenFailure { error in
             router.unregister(id)?(.failure(.connectionClosed("\(error)")))
@@ -124,9 +134,11 @@ public final class StreamConnection: Sendable {
         channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: promise)
     }
 
-    private static func request(_ message: ClientMessage, channel: any Channel, router: FrameRouter) async throws -> ServerMessage {
+    private static func request(
+        _ message: ClientMessage, channel: any Channel, router: FrameRouter, maximumFrameLength: UInt32
+    ) async throws -> ServerMessage {
         let reply = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<ServerMessage, any Error>) in
-            send(message, channel: channel, router: router) { result in
+            send(message, channel: channel, router: router, maximumFrameLength: maximumFrameLength) { result in
                 continuation.resume(with: result.mapError { $0 as any Error })
             }
         }

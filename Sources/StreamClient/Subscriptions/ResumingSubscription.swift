@@ -23,6 +23,7 @@ final class ResumingSubscription: Sendable {
     private let stream: String
     private let start: StartPosition
     private let credit: UInt32
+    private let demand: ConsumerDemand?
     private let policy: ReconnectPolicy
     private let observer: Observer<ReceivedEvent, StreamClientError>
     private let lifetime: Lifetime
@@ -31,24 +32,26 @@ final class ResumingSubscription: Sendable {
 
     private init(
         socketPath: String, stream: String, start: StartPosition, policy: ReconnectPolicy, credit: UInt32,
-        observer: Observer<ReceivedEvent, StreamClientError>, lifetime: Lifetime
+        demand: ConsumerDemand?, observer: Observer<ReceivedEvent, StreamClientError>, lifetime: Lifetime
     ) {
         self.socketPath = socketPath
         self.stream = stream
         self.start = start
         self.credit = credit
+        self.demand = demand
         self.policy = policy
         self.observer = observer
         self.lifetime = lifetime
     }
 
     static func producer(
-        connection: StreamConnection, stream: String, start: StartPosition, policy: ReconnectPolicy, credit: UInt32
+        connection: StreamConnection, stream: String, start: StartPosition, policy: ReconnectPolicy, credit: UInt32,
+        demand: ConsumerDemand? = nil
     ) -> SignalProducer<ReceivedEvent, StreamClientError> {
         SignalProducer { observer, lifetime in
             let subscription = ResumingSubscription(
                 socketPath: connection.socketPath, stream: stream, start: start, policy: policy, credit: credit,
-                observer: observer, lifetime: lifetime)
+                demand: demand, observer: observer, lifetime: lifetime)
             lifetime += subscription.current
             lifetime.observeEnded { subscription.end() }
             subscription.subscribe(on: connection)
@@ -60,7 +63,7 @@ final class ResumingSubscription: Sendable {
         let subscribed: @Sendable (UInt64) -> Void = { [self] next in
             if next > 0 { state.withLock { if $0.resumeAt == nil { $0.resumeAt = next } } }
         }
-        current.inner = connection.subscription(stream, from: position, credit: credit, subscribed: subscribed).start { [self] event in
+        current.inner = connection.subscription(stream, from: position, credit: credit, demand: demand, subscribed: subscribed).start { [self] event in
             switch event {
             case let .value(received):
                 state.withLock { $0.resumeAt = received.sequence + 1 }

@@ -38,31 +38,54 @@ extension StreamConnection {
         _ stream: String, from start: StartPosition = .streamDefault, resume: Bool = false,
         reconnect: ReconnectPolicy = .standard, credit: UInt32 = StreamConnection.defaultCredit
     ) -> SignalProducer<ReceivedEvent, StreamClientError> {
+        subscribe(stream, from: start, resume: resume, reconnect: reconnect, credit: credit, demand: nil)
+    }
+
+    /// `subscribe`, with credit granted only as `demand` allows when one is given.
+    func subscribe(
+        _ stream: String, from start: StartPosition, resume: Bool, reconnect: ReconnectPolicy, credit: UInt32,
+        demand: ConsumerDemand?
+    ) -> SignalProducer<ReceivedEvent, StreamClientError> {
         if resume {
-            return ResumingSubscription.producer(connection: self, stream: stream, start: start, policy: reconnect, credit: credit)
+            return ResumingSubscription.producer(
+                connection: self, stream: stream, start: start, policy: reconnect, credit: credit, demand: demand)
         }
-        return subscription(stream, from: start, credit: credit) { _ in }
+        return subscription(stream, from: start, credit: credit, demand: demand) { _ in }
     }
 
     /// A plain subscription that also reports the `next_sequence` of its `SUBSCRIBED` reply.
     func subscription(
-        _ stream: String, from start: StartPosition, credit: UInt32, subscribed: @escaping @Sendable (UInt64) -> Void
+        _ stream: String, from start: StartPosition, credit: UInt32, demand: ConsumerDemand? = nil,
+        subscribed: @escaping @Sendable (UInt64) -> Void
     ) -> SignalProducer<ReceivedEvent, StreamClientError> {
         SignalProducer { observer, lifetime in
-            self.open(stream, from: start, credit: max(credit, 1), observer: observer, lifetime: lifetime, subscribed: subscribed)
+            self.open(
+                stream, from: start, credit: max(credit, 1), demand: demand, observer: observer, lifetime: lifetime,
+                subscribed: subscribed)
         }
     }
 
     /// The events of `stream` as an async sequence; see `subscribe(_:from:resume:reconnect:credit:)`.
     ///
+    /// Flow control reaches the consuming task: the daemon sends about `defaultCredit` events beyond
+    /// what the task has taken, so a slow consumer holds little memory however long the stream.
     /// Cancelling the consuming task (or dropping the sequence) unsubscribes; a failure is thrown as a
     /// `StreamClientError`; completion ends the sequence.
     public func events(in stream: String, from start: StartPosition = .streamDefault, resume: Bool = false) -> AsyncThrowingStream<ReceivedEvent, any Error> {
-        subscribe(stream, from: start, resume: resume).values
+        let demand = ConsumerDemand(limit: Int(Self.defaultCredit))
+        let received = subscribe(
+            stream, from: start, resume: resume, reconnect: .standard, credit: Self.defaultCredit, demand: demand
+        ).values
+        let iterator = SharedIterator(received.makeAsyncIterator())
+        return AsyncThrowingStream {
+            let event = try await iterator.next()
+            if event != nil { demand.consumed() }
+            return event
+        }
     }
 
     private func open(
-        _ stream: String, from start: StartPosition, credit: UInt32,
+        _ stream: String, from start: StartPosition, credit: UInt32, demand: ConsumerDemand?,
         observer: Observer<ReceivedEvent, StreamClientError>, lifetime: Lifetime,
         subscribed: @escaping @Sendable (UInt64) -> Void
     ) {
@@ -76,6 +99,7 @@ extension StreamConnection {
             let id = idBox.withLock { $0 }
             switch feed {
             case let .events(events):
+                demand?.received(events.count)
                 for event in events {
                     switch event.kind {
                     case .value:
@@ -96,7 +120,12 @@ extension StreamConnection {
                     defer { count = 0 }
                     return count
                 }
-                if grant > 0 { self.send(.credit(subscriptionID: id, credit: grant)) }
+                guard grant > 0 else { return }
+                if let demand {
+                    demand.whenConsumerKeepsUp { [weak self] in self?.send(.credit(subscriptionID: id, credit: grant)) }
+                } else {
+                    self.send(.credit(subscriptionID: id, credit: grant))
+                }
             case let .ended(reason, message):
                 switch reason {
                 case .unsubscribed: observer.sendInterrupted()
@@ -134,5 +163,21 @@ extension StreamConnection {
     /// Stops a subscription that is still live, telling the daemon.
     private func finish(_ id: UInt32) {
         if router.removeSubscription(id) { send(.unsubscribe(subscriptionID: id)) }
+    }
+}
+
+/// The one iterator of an async sequence, shared with the `unfolding` closure that pulls from it.
+///
+/// `@unchecked Sendable` is safe because an `AsyncThrowingStream(unfolding:)` calls its closure for one
+/// consumer, one element at a time, never concurrently.
+private final class SharedIterator: @unchecked Sendable {
+    private var iterator: AsyncThrowingStream<ReceivedEvent, any Error>.Iterator
+
+    init(_ iterator: AsyncThrowingStream<ReceivedEvent, any Error>.Iterator) {
+        self.iterator = iterator
+    }
+
+    func next() async throws -> ReceivedEvent? {
+        try await iterator.next()
     }
 }

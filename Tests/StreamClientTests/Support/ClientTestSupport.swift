@@ -1,51 +1,53 @@
+import EventLog
 import Foundation
 import Reactive
+import StreamdTestSupport
 import Synchronization
 
 @testable import StreamClient
 
-/// A temporary directory with a short socket path (Unix socket paths must stay under ~100 bytes) and a
-/// database file, and a running `TestServer` on them.
+/// A real `streamd` process on a temporary socket and database, which a test can stop as a crash
+/// would (SIGKILL) or gracefully (SIGTERM) and start again on the same files.
 final class ServerFixture: Sendable {
-    let socketPath: String
-    let directory: String
-    let server: Mutex<TestServer?>
+    let daemon: DaemonFixture
 
-    var databasePath: String { directory + "/log.sqlite" }
+    var socketPath: String { daemon.socket }
+    var databasePath: String { daemon.database }
 
+    /// Starts a daemon on a fresh directory.
     init() async throws {
-        let tag = String(UUID().uuidString.prefix(8))
-        socketPath = "/tmp/sc-\(tag).sock"
-        directory = NSTemporaryDirectory() + "streamclient-tests-" + tag
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        server = Mutex(try await TestServer(socketPath: socketPath, databasePath: directory + "/log.sqlite"))
+        daemon = try DaemonFixture()
     }
 
-    /// A new client connection to the server.
+    /// Writes into a fresh database with `prepare` (say, to store a completion, which protocol version
+    /// 1 cannot publish), then starts a daemon on it.
+    init(preparing prepare: (EventLog) throws -> Void) async throws {
+        let directory = try ShortTemporaryDirectory()
+        let log = try EventLog(path: directory.database)
+        try prepare(log)
+        log.close()
+        daemon = DaemonFixture(notStartedIn: directory)
+        try daemon.start()
+    }
+
+    /// A new client connection to the daemon.
     func connect() async throws -> StreamConnection {
         try await StreamConnection.connect(socketPath: socketPath)
     }
 
-    /// Stops the server, as a crash would (or as a SIGTERM would, when `gracefully`).
+    /// Stops the daemon with SIGKILL, as a crash would (or with SIGTERM, when `gracefully`).
     func stop(gracefully: Bool = false) async {
-        let running = server.withLock { server in
-            defer { server = nil }
-            return server
-        }
-        await running?.stop(gracefully: gracefully)
+        daemon.stop(with: gracefully ? SIGTERM : SIGKILL)
     }
 
-    /// Starts a new server on the same socket and database.
+    /// Starts a new daemon on the same socket and database.
     func restart() async throws {
-        let fresh = try await TestServer(socketPath: socketPath, databasePath: databasePath)
-        server.withLock { $0 = fresh }
+        try daemon.start()
     }
 
-    /// Stops the server and removes its files.
+    /// Stops the daemon (the directory goes when the fixture does).
     func tearDown() async {
-        await stop()
-        try? FileManager.default.removeItem(atPath: socketPath)
-        try? FileManager.default.removeItem(atPath: directory)
+        daemon.stop(with: SIGKILL)
     }
 }
 

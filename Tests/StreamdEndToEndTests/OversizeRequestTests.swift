@@ -1,0 +1,30 @@
+import Foundation
+import StreamClient
+import StreamProtocol
+import StreamdTestSupport
+import Testing
+
+/// Requests larger than the daemon accepts.
+@Suite struct OversizeRequestTests {
+    @Test func aPublishLargerThanTheDaemonsFrameLimitFailsAloneAndTheConnectionGoesOn() async throws {
+        let daemon = try DaemonFixture()
+        let connection = try await StreamConnection.connect(socketPath: daemon.socket)
+        let collector = Collector()
+        try await connection.createStream("s")
+        let subscription = connection.subscribe("s", from: .all).start(collector.observer)
+        let huge = [UInt8](repeating: 7, count: Int(connection.maximumFrameLength) + 1)
+        // Before the fix the request went out, the daemon answered frame_too_large and closed the
+        // connection, and the subscription below died with it.
+        await #expect(throws: StreamClientError.requestTooLarge(frameLength: huge.count + 15, maximum: connection.maximumFrameLength)) {
+            try await connection.publish(huge, to: "s")
+        }
+        let slices = [[UInt8]](repeating: [UInt8](repeating: 1, count: 1 << 20), count: 17)
+        await #expect(throws: StreamClientError.self) { try await connection.publish(batch: slices, to: "s") }
+        #expect(!connection.isClosed)
+        #expect(try await connection.publish(bytes("small"), to: "s").sequence == 1)
+        #expect(await collector.waitForValues(1))
+        #expect(collector.terminal == nil)
+        subscription.dispose()
+        connection.close()
+    }
+}
