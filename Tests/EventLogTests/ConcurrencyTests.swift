@@ -68,8 +68,14 @@ import Testing
         let log = try EventLog(path: dir.file())
         try log.createStream("s")
         let release = DispatchSemaphore(value: 0)
-        // Hold the writer thread so the appends below pile up in its queue.
-        #expect(log.queue.push(.admin { _ in release.wait() }))
+        let holding = DispatchSemaphore(value: 0)
+        // Hold the writer thread so the appends below pile up in its queue. Wait until it holds: a
+        // writer waking while they are queued could take the first few along with the admin job.
+        #expect(log.queue.push(.admin { _ in
+            holding.signal()
+            release.wait()
+        }))
+        holding.wait()
         let receipts = Mutex<[AppendReceipt]>([])
         let acknowledged = DispatchGroup()
         for index in 0..<50 {

@@ -88,17 +88,56 @@ import Testing
         await fixture.tearDown()
     }
 
-    @Test func theSharedSignalFollowsTheStreamAndEndsOnALocalCompletion() async throws {
+    @Test func aCompletionIsStoredAndEndsObserversOfEveryConnectionAfterTheValuesBeforeIt() async throws {
         let fixture = try await ServerFixture()
         let subject = RemoteReplaySubject<Int>(connection: try await fixture.connect(), stream: "n")
         let collector = EventCollector<Int, StreamFailure>()
         subject.signal.observe(collector.observer)
         try await waitForSubscribers(1, of: "n", on: subject.connection)
         subject.send(value: 7)
-        #expect(await collector.waitForValues(1))
         subject.sendCompleted()
         #expect(await collector.wait { $0.last.map { if case .completed = $0 { true } else { false } } == true })
         #expect(collector.values == [7])
+        // Another connection, later: the stored history ends with the completion too.
+        let other = RemoteReplaySubject<Int>(connection: try await fixture.connect(), stream: "n")
+        let late = EventCollector<Int, StreamFailure>()
+        other.observe(late.observer)
+        #expect(await late.wait { $0.last.map { if case .completed = $0 { true } else { false } } == true })
+        #expect(late.values == [7])
+        // The stream takes nothing more.
+        await #expect(throws: StreamClientError.self) { try await other.publish(8) }
+        subject.connection.close()
+        other.connection.close()
+        await fixture.tearDown()
+    }
+
+    @Test func aFailureSentToTheSubjectReachesObserversElsewhereWithItsMessage() async throws {
+        let fixture = try await ServerFixture()
+        let subject = RemoteReplaySubject<Int>(connection: try await fixture.connect(), stream: "f")
+        subject.send(value: 1)
+        subject.send(error: StreamFailure("sensor lost"))
+        let other = RemoteReplaySubject<Int>(connection: try await fixture.connect(), stream: "f")
+        let late = EventCollector<Int, StreamFailure>()
+        other.observe(late.observer)
+        #expect(await late.wait { $0.last?.error != nil })
+        #expect(late.values == [1])
+        #expect(late.terminal?.error?.message == "sensor lost")
+        subject.connection.close()
+        other.connection.close()
+        await fixture.tearDown()
+    }
+
+    @Test func anInterruptionEndsOnlyThisProcesssObserversAndTheStreamStaysOpen() async throws {
+        let fixture = try await ServerFixture()
+        let subject = RemoteReplaySubject<Int>(connection: try await fixture.connect(), stream: "i")
+        let collector = EventCollector<Int, StreamFailure>()
+        subject.signal.observe(collector.observer)
+        try await waitForSubscribers(1, of: "i", on: subject.connection)
+        subject.send(value: 1)
+        subject.sendInterrupted()
+        #expect(await collector.wait { $0.last.map { if case .interrupted = $0 { true } else { false } } == true })
+        #expect(collector.values == [1])
+        #expect(try await subject.connection.publish(bytes("2"), to: "i").sequence == 2)
         subject.connection.close()
         await fixture.tearDown()
     }

@@ -15,6 +15,21 @@ import Testing
         ])
     }
 
+    @Test func endStreamCarriesTheStreamTheExpectedSequenceAndAnOptionalFailure() throws {
+        #expect(try ClientMessage.endStream(stream: "ab", failure: nil, expectedLastSequence: nil).encoded(requestID: 1) == [
+            0, 0, 0, 12, 0x12, 0, 0, 0, 0, 1,
+            0, 2, 0x61, 0x62, // stream "ab"
+            0, // no expected_last_sequence
+            0, // no failure: the stream completed
+        ])
+        #expect(try ClientMessage.endStream(stream: "ab", failure: "x", expectedLastSequence: 3).encoded(requestID: 1) == [
+            0, 0, 0, 23, 0x12, 0, 0, 0, 0, 1,
+            0, 2, 0x61, 0x62, // stream "ab"
+            1, 0, 0, 0, 0, 0, 0, 0, 3, // expected_last_sequence 3
+            1, 0, 1, 0x78, // failure "x"
+        ])
+    }
+
     @Test func statsAreLaidOutAsTheDocumentSays() throws {
         let stats = DaemonStats(
             uptimeMilliseconds: 1, version: "v", databasePath: "/d", databaseBytes: 2, streams: 3, events: 4,

@@ -21,6 +21,8 @@ enum ProtocolSamples {
             .init(payload: [1]), .init(messageID: "x", payload: []), .init(payload: Array(repeating: 7, count: 300)),
         ])),
         .publishBatch(.init(stream: "empty", entries: [])),
+        .endStream(stream: "s", failure: nil, expectedLastSequence: nil),
+        .endStream(stream: "s", failure: "broke ✗", expectedLastSequence: 0),
         .subscribe(.init(subscriptionID: 1, stream: "s", start: .streamDefault, credit: 64)),
         .subscribe(.init(subscriptionID: 2, stream: "s", start: .all, credit: 0)),
         .subscribe(.init(subscriptionID: 3, stream: "s", start: .last(5), credit: 1)),

@@ -1,5 +1,6 @@
 import EventLog
 import StreamProtocol
+import StreamdTestSupport
 import Testing
 
 @testable import StreamServer
@@ -44,9 +45,7 @@ import Testing
             let length = UInt32.random(in: UInt32(Self.maximumFrameLength + 1)...UInt32.max, using: &random)
             return withUnsafeBytes(of: length.bigEndian, Array.init) + bytes(Int.random(in: 0...8, using: &random))
         case 5:  // an unknown type
-            let known: Set<UInt8> = [0x01, 0x02, 0x10, 0x11, 0x20, 0x21, 0x22, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35]
-            var type = UInt8.random(in: 0...255, using: &random)
-            while known.contains(type) { type &+= 1 }
+            let type = UnknownMessageType.random(using: &random)
             return Frame(type: type, requestID: 5, body: bytes(Int.random(in: 0...8, using: &random))).encoded
         default:  // invalid stream names (answered, not fatal)
             let name = ["", ".dot", "sp ace", "quote'--", String(repeating: "n", count: 201), "ünï"].randomElement(using: &random)!

@@ -56,7 +56,7 @@ import Testing
     @Test func theAsyncSequenceAndTypedSubscriptionsWithResumeCarryOnAcrossASigkill() async throws {
         let daemon = try DaemonFixture()
         let publisher = try await StreamConnection.connect(socketPath: daemon.socket)
-        for value in 1...50 { _ = try await publisher.publish(value, to: "n") }
+        for value in 1...50 { _ = try await publisher.publish(value: value, to: "n") }
         let subscriber = try await StreamConnection.connect(socketPath: daemon.socket)
         let seen = Locked<[UInt64]>([])
         let reading = Task {
@@ -76,7 +76,7 @@ import Testing
         #expect(daemon.stop(with: SIGKILL) == SIGKILL)
         try daemon.start()
         let again = try await StreamConnection.connect(socketPath: daemon.socket)
-        for value in 51...100 { _ = try await again.publish(value, to: "n") }
+        for value in 51...100 { _ = try await again.publish(value: value, to: "n") }
         try await reading.value
         #expect(await eventually { typed.withLock { $0.count } == 90 })
         #expect(seen.withLock { $0 } == (1...100).map { $0 })

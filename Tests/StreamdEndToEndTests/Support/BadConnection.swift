@@ -1,4 +1,5 @@
 import StreamProtocol
+import StreamdTestSupport
 
 /// One hostile connection for the live fuzz test: the bytes it sends and what the daemon must answer.
 struct BadConnection: Sendable {
@@ -79,9 +80,7 @@ struct BadConnection: Sendable {
                 kind: kind, greets: greets, bytes: prefix + withUnsafeBytes(of: length.bigEndian, Array.init) + noise(Int(length)),
                 expectation: .closesWith(.malformedFrame, requestID: 0))
         case "unknown type":
-            let known: Set<UInt8> = [0x01, 0x02, 0x10, 0x11, 0x20, 0x21, 0x22, 0x30, 0x31, 0x32, 0x33, 0x34, 0x35]
-            var type = UInt8.random(in: 0...255, using: &random)
-            while known.contains(type) { type &+= 1 }
+            let type = UnknownMessageType.random(using: &random)
             return BadConnection(
                 kind: kind, greets: greets, bytes: prefix + Frame(type: type, requestID: id, body: noise(Int.random(in: 0...16, using: &random))).encoded,
                 expectation: .closesWith(.unknownMessage, requestID: id))
@@ -112,6 +111,8 @@ struct BadConnection: Sendable {
                 .getStreamInfo(name: name),
                 .truncateStream(name: name, truncation: .keepLast(1), dryRun: false),
                 .deleteStream(name: name),
+                .endStream(stream: name, failure: nil, expectedLastSequence: nil),
+                .verify(stream: name),
             ]
             let frame = try requests.randomElement(using: &random)!.encoded(requestID: id)
             return BadConnection(kind: kind, greets: true, bytes: hello + frame, expectation: .answersAndStaysOpen(.invalidStreamName, requestID: id))
