@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),
         .testTarget(
             name: "EventLogTests",
-            dependencies: ["EventLog", "Reactive", "CSQLite"]
+            dependencies: ["EventLog", "Reactive", "CSQLite", "StreamdTestSupport"]
         ),
         .target(name: "StreamProtocol"),
         .testTarget(name: "StreamProtocolTests", dependencies: ["StreamProtocol"]),

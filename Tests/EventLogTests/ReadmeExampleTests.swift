@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import EventLog
 import Reactive
+import StreamdTestSupport
 
 /// The README's code, verbatim but for `print`, which records here: if the README's code stops
 /// compiling or doing what it says, these tests fail. `theReadmeShowsExactlyTheCodeTheseTestsRun`
@@ -114,17 +115,8 @@ import Reactive
         "let log = try EventLog(path: directory + \"/events.sqlite\")",
     ])
     func theReadmeShowsExactlyTheCodeTheseTestsRun(blockStart: String) throws {
-        let testFile = URL(fileURLWithPath: #filePath)
-        let root = testFile.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```swift\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
-        let block = try #require(blocks.first { $0.hasPrefix(blockStart) }, "no README block starts with \(blockStart)")
-        let source = try String(contentsOf: testFile, encoding: .utf8)
-        var remaining = source[...]
-        for line in block.split(separator: "\n").map({ $0.trimmingCharacters(in: .whitespaces) })
-        where !line.isEmpty && !line.hasPrefix("import ") {
-            let found = try #require(remaining.range(of: line), "README line not in the test, in order: \(line)")
-            remaining = remaining[found.upperBound...]
-        }
+        let block = try #require(try ReadmeBlocks.swiftBlock(startingWith: blockStart), "no README block starts with \(blockStart)")
+        let missing = ReadmeBlocks.missingLine(of: block, in: try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
+        #expect(missing == nil, "README line not in the test, in order: \(missing ?? "")")
     }
 }
