@@ -1,0 +1,58 @@
+import Foundation
+import StreamdTestSupport
+import Testing
+
+/// The README's shell commands: each is run by a test (the walkthrough's, every one of them, by
+/// `WalkthroughTests`; the benchmark by the tests here; `swift test` by `.ci/run`), or named below as
+/// run by hand only.
+@Suite struct ReadmeCommandsTests {
+    /// Commands the test suite does not run, and why: the reactive benchmark builds a separate package
+    /// in release mode with OpenCombine, and the peers' script installs and starts Redis and NATS.
+    static let runByHandOnly = ["Tools/ReactiveBench/run.sh", "../shared/peers/run-peers.sh"]
+
+    /// Commands outside the walkthrough whose run is checked elsewhere.
+    static let runElsewhere = ["swift test", "swift run streamd"]
+
+    @Test func everyREADMECommandIsRunByATestOrNamedAsRunByHand() throws {
+        let commands = try Self.shellCommands()
+        #expect(!commands.isEmpty)
+        for command in commands {
+            let known = command.hasPrefix("swift run -c release streambench")
+                || (Self.runByHandOnly + Self.runElsewhere).contains { command.hasPrefix($0) }
+            #expect(known, "the README runs \(command), which no test runs")
+        }
+    }
+
+    @Test func theClientBenchmarkPrintsEveryFigureInThePeersForm() throws {
+        let result = try ToolProcess.run("streambench", ["--events", "2000", "--payload", "100", "--runs", "1"], timeout: 120)
+        #expect(result.status == 0, "\(result)")
+        for metric in ["rtt", "publish", "replay", "latency_p50", "latency_p99", "fanout_deliveries", "fanout_publish", "daemon_rss", "daemon_peak_rss"] {
+            #expect(result.lines.contains { $0.hasPrefix("peer=streamd metric=\(metric) value=") && $0.contains(" unit=") }, "no \(metric) in \(result)")
+        }
+    }
+
+    @Test func theLogBenchmarkPrintsItsFigures() throws {
+        let result = try ToolProcess.run("streambench", ["--log", "--events", "2000", "--runs", "1", "--big", "2000"], timeout: 120)
+        #expect(result.status == 0, "\(result)")
+        for metric in ["append_batched_normal", "replay_from_start", "stored_bytes_ratio", "append_one_per_commit_normal", "append_64_per_commit_normal"] {
+            #expect(result.lines.contains { $0.hasPrefix("peer=streamd metric=\(metric) value=") }, "no \(metric) in \(result)")
+        }
+    }
+
+    @Test func badArgumentsExit64WithTheUsage() throws {
+        let result = try ToolProcess.run("streambench", ["--events", "many"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("usage: streambench"))
+    }
+
+    /// The command lines of the README's ```sh blocks but the walkthrough (the block that starts the
+    /// daemon with `$ swift run streamd`), their comments cut off.
+    static func shellCommands() throws -> [String] {
+        let blocks = try ReadmeBlocks.readme.components(separatedBy: "```sh\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+        return blocks.filter { !$0.contains("$ swift run streamd\n") }.flatMap { block in
+            block.split(separator: "\n").filter { !$0.hasPrefix(" ") }
+                .map { $0.components(separatedBy: " #").first!.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        }
+    }
+}
