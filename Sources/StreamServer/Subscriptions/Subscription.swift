@@ -14,7 +14,10 @@ import Synchronization
 /// last commit it was told about. So a slow or creditless subscriber never loses an event, never
 /// blocks a publisher, and costs a bounded amount of memory.
 ///
-/// Frames are sent from the subscription's own serial queue, so its `EVENTS` keep sequence order.
+/// One delivery loop ("pump") runs at a time, claimed under the state's lock: on the log's
+/// notification thread for a live commit the subscription can send at once, else on the
+/// subscription's own serial queue (catch-up reads, credit, resumption). So its `EVENTS` keep
+/// sequence order whichever thread sends them.
 /// Thread-safety: Sendable; state sits in a Mutex, and frames are sent outside it.
 final class Subscription: Sendable {
     /// The client's id for the subscription.
@@ -55,8 +58,7 @@ final class Subscription: Sendable {
         queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
-    /// Marks each subscription's queue, so `end` called from its own delivery (say, by an `output`
-    /// that closes the session) does not wait for itself.
+    /// Marks each subscription's queue, so `waitForDelivery` called on it does not wait for itself.
     private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     private var isOnQueue: Bool { DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) }
