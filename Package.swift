@@ -90,7 +90,7 @@ let package = Package(
         ),
         .target(
             name: "StreamdTestSupport",
-            dependencies: ["StreamProtocol"],
+            dependencies: ["StreamProtocol", "CSQLite"],
             path: "Tests/StreamdTestSupport"
         ),
         .testTarget(

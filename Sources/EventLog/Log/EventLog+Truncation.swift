@@ -38,13 +38,16 @@ extension EventLog {
         }
     }
 
-    /// Applies every stream's retention limits now (appends do it for their own stream; age limits
-    /// of streams nobody appends to need this, e.g. from a timer).
+    /// Drops the events that outlived their stream's maximum age now (appends do it for their own
+    /// stream; streams nobody appends to need this, e.g. from a timer). Cheap when nothing expired:
+    /// it reads only the streams with an age limit and writes only those it trimmed.
     public func enforceRetention() throws {
         try administer { writer in
             let now = writer.now()
-            for var state in try StreamCatalog.loadAll(on: writer.connection) {
+            for var state in try StreamCatalog.loadAgeLimited(on: writer.connection) {
+                let before = state
                 try writer.applyRetention(&state, now: now)
+                guard state != before else { continue }
                 try StreamCatalog.updatePositions(state, on: writer.connection)
                 writer.remember(state)
             }

@@ -41,6 +41,15 @@ enum StreamCatalog {
         return result
     }
 
+    /// The streams with a maximum age, the only ones retention can trim without an append.
+    static func loadAgeLimited(on connection: SQLiteConnection) throws(EventLogError) -> [StreamState] {
+        let statement = try connection.statement("SELECT \(columns) FROM streams WHERE max_age_us IS NOT NULL ORDER BY name")
+        defer { statement.reset() }
+        var result: [StreamState] = []
+        while try statement.step() { result.append(row(statement)) }
+        return result
+    }
+
     static func insert(_ name: String, policy: StreamPolicy, now: Int64, on connection: SQLiteConnection) throws(EventLogError) -> StreamState {
         let statement = try connection.statement(
             "INSERT INTO streams (name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, created_us) VALUES (?, ?, ?, ?, ?, ?, ?)")

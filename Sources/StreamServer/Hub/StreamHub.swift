@@ -72,12 +72,19 @@ public final class StreamHub: Sendable {
     }
 
     /// The wire view of a stream's catalog entry.
+    ///
+    /// The first event's time is read from its block; when that block is damaged the time is given
+    /// as 0 (unknown) rather than failing, so a damaged stream can still be inspected and repaired.
     func wireInfo(_ info: LogStreamInfo) throws -> StreamProtocol.StreamInfo {
         var firstTime: Int64 = 0
         if info.retainedCount > 0 {
-            try log.read(info.name, from: .allRetained) { event in
-                firstTime = event.timestamp
-                return false
+            do {
+                try log.read(info.name, from: .allRetained) { event in
+                    firstTime = event.timestamp
+                    return false
+                }
+            } catch let error as EventLogError where error.code == .corruptBlock {
+                firstTime = 0
             }
         }
         return PolicyMapping.wireInfo(

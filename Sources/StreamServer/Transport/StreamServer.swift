@@ -95,11 +95,13 @@ public final class StreamServer: Service, Sendable {
         ])
 
         let channel = serving.channel
+        let retention = enforceRetention(of: serving.hub.log, on: group)
         await withTaskCancellationOrGracefulShutdownHandler {
             try? await channel.closeFuture.get()
         } onCancelOrGracefulShutdown: {
             channel.close(promise: nil)
         }
+        retention.cancel()
         logger.info("streamd is shutting down", metadata: ["connections": "\(connectionCount)"])
         await drainConnections()
         serving.hub.log.close()
@@ -110,6 +112,24 @@ public final class StreamServer: Service, Sendable {
         try? await group.shutdownGracefully()
         state.withLock { $0.phase = .finished(failure: nil) }
         logger.info("streamd stopped")
+    }
+
+    /// Drops expired events every `retentionInterval`, off the event loop (it waits for the writer).
+    private func enforceRetention(of log: EventLog, on group: MultiThreadedEventLoopGroup) -> RepeatedTask {
+        let interval = TimeAmount.nanoseconds(Int64(configuration.retentionInterval.components.seconds) * 1_000_000_000
+            + configuration.retentionInterval.components.attoseconds / 1_000_000_000)
+        let logger = logger
+        return group.next().scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+            DispatchQueue.global().async {
+                do {
+                    try log.enforceRetention()
+                } catch let error as EventLogError where error.code == .closed {
+                    // The server is stopping.
+                } catch {
+                    logger.warning("could not drop expired events", metadata: ["error": "\(error)"])
+                }
+            }
+        }
     }
 
     private struct Serving {

@@ -18,6 +18,8 @@ public struct StreamServerConfiguration: Sendable {
     public var serverName = "streamd"
     /// How long shutdown waits for a client to take its last frames before closing anyway.
     public var closeTimeout: Duration = .seconds(5)
+    /// How often events past their stream's maximum age are dropped when nobody appends to it.
+    public var retentionInterval: Duration = .seconds(1)
 
     /// A configuration serving `databasePath` on `socketPath`, with every other setting at its default.
     public init(socketPath: String, databasePath: String) {
