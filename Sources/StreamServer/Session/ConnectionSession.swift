@@ -5,10 +5,10 @@ import Synchronization
 ///
 /// `receive` cuts the inbound bytes into frames (however they are split), checks the handshake,
 /// handles each request and answers through `output` with encoded frames. Requests are answered in
-/// order; `EVENTS` of subscriptions are sent from their own queues and interleave with replies.
-/// A publish is answered only after its commit, on the thread that called `receive`; consecutive
-/// `PUBLISH` frames to one stream that arrive in one `receive` call share one commit, so a client
-/// that pipelines publishes gets group commit. A fatal protocol error (codes below 10) ends the
+/// order; `EVENTS` of subscriptions are sent from their own threads and interleave with replies.
+/// A publish is answered only after its commit. Publishes without a message id or an expected last
+/// sequence are handed to the log without waiting (consecutive ones to a stream as one append), and
+/// answered from the committing thread, in request order; any other request first waits for them. A fatal protocol error (codes below 10) ends the
 /// subscriptions, is answered with `ERROR` as the session's last frame, and closes the session:
 /// `isClosed` turns true and later bytes are ignored. Frames before the bad one are still handled.
 ///
