@@ -21,9 +21,9 @@ public final class ChildProcess: @unchecked Sendable {
         process.arguments = arguments
         // Close-on-exec from the moment they exist: a process another test spawns meanwhile must not
         // inherit these pipes, or it would hold them open and their end of file would wait for it.
-        let (inputRead, inputWrite) = try Self.closeOnExecPipe()
-        let (outputRead, outputWrite) = try Self.closeOnExecPipe()
-        let (errorRead, errorWrite) = try Self.closeOnExecPipe()
+        let (inputRead, inputWrite) = try CloseOnExecPipe.make()
+        let (outputRead, outputWrite) = try CloseOnExecPipe.make()
+        let (errorRead, errorWrite) = try CloseOnExecPipe.make()
         input = inputWrite
         readers = [outputRead, errorRead]
         process.standardInput = inputRead
@@ -48,17 +48,6 @@ public final class ChildProcess: @unchecked Sendable {
             for handle in [inputRead, outputWrite, errorWrite] { try? handle.close() }
         }
         try process.run()
-    }
-
-    /// A one-way channel created close-on-exec in one call (a socket pair: Glibc's `pipe2` is not
-    /// visible to Swift here).
-    private static func closeOnExecPipe() throws -> (read: FileHandle, write: FileHandle) {
-        var descriptors: [Int32] = [0, 0]
-        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-        guard socketpair(AF_UNIX, type, 0, &descriptors) == 0 else {
-            throw TestFailure("socketpair failed: \(String(cString: strerror(errno)))")
-        }
-        return (FileHandle(fileDescriptor: descriptors[0], closeOnDealloc: true), FileHandle(fileDescriptor: descriptors[1], closeOnDealloc: true))
     }
 
     private func collect(_ data: Data, isError: Bool) {

@@ -16,30 +16,28 @@ public final class DaemonProcess: @unchecked Sendable {
     private var errorText = ""
     private var outputText = ""
     private var closedPipes = 0
+    /// The reading ends, kept so they stay open while their handlers read.
+    private let readers: [FileHandle]
 
     public init(_ arguments: [String], environment: [String: String] = [:]) throws {
         process.executableURL = URL(fileURLWithPath: Self.executable)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let errorPipe = Pipe()
-        let outputPipe = Pipe()
-        // Without close-on-exec, a daemon another test starts at the same moment inherits these pipes
-        // and holds them open, so their end of file would come only when that daemon exits.
-        for pipe in [errorPipe, outputPipe] {
-            _ = fcntl(pipe.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        let (errorRead, errorWrite) = try CloseOnExecPipe.make()
+        let (outputRead, outputWrite) = try CloseOnExecPipe.make()
+        readers = [errorRead, outputRead]
+        process.standardError = errorWrite
+        process.standardOutput = outputWrite
+        for (handle, isError) in [(errorRead, true), (outputRead, false)] {
+            handle.readabilityHandler = { [weak self] handle in
+                let data = handle.availableData
+                if data.isEmpty { handle.readabilityHandler = nil }
+                self?.collect(data, error: isError)
+            }
         }
-        process.standardError = errorPipe
-        process.standardOutput = outputPipe
-        errorPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            self?.collect(data, error: true)
-        }
-        outputPipe.fileHandleForReading.readabilityHandler = { [weak self] handle in
-            let data = handle.availableData
-            if data.isEmpty { handle.readabilityHandler = nil }
-            self?.collect(data, error: false)
+        defer {
+            // The daemon has its own copies now (or never started); ours would keep the pipes open.
+            for handle in [errorWrite, outputWrite] { try? handle.close() }
         }
         try process.run()
     }
