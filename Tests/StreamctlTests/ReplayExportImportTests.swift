@@ -34,6 +34,19 @@ import Testing
         #expect(try ctl.run("replay", source, "--to", source).status == 64)
     }
 
+    @Test func replayRefusesASpeedOutsideItsRangeInsteadOfCrashing() throws {
+        let ctl = try Ctl(Self.shared)
+        let (source, target) = (uniqueStream("speed"), uniqueStream("sped"))
+        try ctl.succeed("publish", source, "first")
+        try ctl.succeed("publish", source, "second")  // a later commit, so the two timestamps differ
+        for speed in ["1e-300", "0.0001", "1e7", "0", "-2", "nan", "inf"] {
+            let result = try ctl.run("replay", source, "--to", target, "--speed=\(speed)")
+            #expect(result.status == 64, "--speed \(speed): \(result)")
+            #expect(result.standardError.contains("--speed must be between 0.001 and 1000000"), "--speed \(speed): \(result)")
+        }
+        #expect(try ctl.json("replay", source, "--to", target, "--speed", "1000000")["events"]?.int == 2)
+    }
+
     @Test func exportAndImportRoundTripAnyBytesThroughAFile() throws {
         let ctl = try Ctl(Self.shared)
         let (source, copy) = (uniqueStream("exp"), uniqueStream("imp"))
