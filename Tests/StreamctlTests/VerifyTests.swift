@@ -43,7 +43,7 @@ import Testing
         let clean = try ctl.json("verify", "--db", directory.database)
         #expect(clean["source"]?.string == "file" && clean["database"]?.string == directory.database && clean["ok"]?.bool == true)
 
-        try corruptFirstBlock(of: directory.database)
+        try DamagedDatabase.corruptFirstBlock(of: directory.database)
         let broken = try ctl.run("verify", "--db", directory.database)
         #expect(broken.status == 1)
         #expect(broken.standardOutput.contains("  stream orders sequences 1...100: "), "\(broken)")
@@ -58,20 +58,5 @@ import Testing
         #expect(result.status == 1)
         #expect(result.standardError.contains("no database at /nonexistent/db.sqlite"))
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent/db.sqlite"))
-    }
-
-    /// Flips a byte in the middle of the first stored block, as a bad disk would.
-    private func corruptFirstBlock(of path: String) throws {
-        var handle: OpaquePointer?
-        guard sqlite3_open(path, &handle) == SQLITE_OK, let handle else { throw TestFailure("cannot open \(path)") }
-        defer { sqlite3_close(handle) }
-        let sql = """
-            UPDATE blocks SET payload = CAST(substr(payload, 1, 10)
-                || CASE WHEN substr(payload, 11, 1) = x'00' THEN x'01' ELSE x'00' END || substr(payload, 12) AS BLOB)
-            WHERE rowid = (SELECT min(rowid) FROM blocks)
-            """
-        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK, sqlite3_changes(handle) == 1 else {
-            throw TestFailure("cannot corrupt the block: \(String(cString: sqlite3_errmsg(handle)))")
-        }
     }
 }
