@@ -38,13 +38,8 @@ enum Daemon {
         let path = StreamdDefaults.socketPath(global.socket)
         do {
             return try await StreamConnection.connect(socketPath: path, clientName: "streamctl")
-        } catch StreamClientError.daemonNotRunning {
-            let why = FileManager.default.fileExists(atPath: path) ? "nothing accepts connections on it" : "the socket file does not exist"
-            throw CtlFailure("""
-                no streamd is listening on \(path) (\(why)).
-                  Start one with `swift run streamd` in the streamd checkout, or `streamd --socket \(path)`;
-                  or point streamctl at a running daemon with --socket PATH or STREAMD_SOCKET.
-                """)
+        } catch let StreamClientError.daemonNotRunning(_, reason) {
+            throw SocketDiagnosis(path: path, reason: reason).failure
         }
     }
 
