@@ -118,4 +118,21 @@ import Testing
         #expect(imported.standardOutput.contains("importing into \(copy) [##############################] 100%"), "\(imported)")
         #expect(try ctl.json("info", copy)["count"]?.int == 300)
     }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) from util-linux for a pseudo-terminal"))
+    func theExportBarCountsOnlyTheEventsOfTheRangeAsked() throws {
+        let socket = try Self.shared.get().socket
+        let ctl = Ctl(socket: socket)
+        let source = uniqueStream("bar-range")
+        try ctl.succeed("publish", source, input: (1...300).map { "n\($0)\n" }.joined())
+        let directory = try ShortTemporaryDirectory()
+        let streamctl = DaemonProcess.builtExecutable(named: "streamctl")
+        for (range, total) in [("--from-seq 101 --to-seq 150", 50), ("--from-seq 251", 50), ("--to-seq 20", 20), ("--last 30 --to-seq 280", 10)] {
+            let export = try ToolProcess.run(
+                path: "/usr/bin/script", ["-qec", "'\(streamctl)' export \(source) \(range) --output \(directory.path)/e.ndjson", "/dev/null"],
+                environment: ["STREAMD_SOCKET": socket])
+            #expect(export.status == 0, "\(export)")
+            #expect(export.standardOutput.contains("[##############################] 100% \(total)/\(total)"), "\(range): \(export)")
+        }
+    }
 }
