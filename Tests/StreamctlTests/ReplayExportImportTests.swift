@@ -90,6 +90,15 @@ import Testing
         #expect(missing.status == 1 && missing.standardError.contains("cannot read /nonexistent/file.ndjson"))
         #expect(try ctl.run("export", stream, "--json").status == 64)
     }
+
+    @Test func importFromADirectorySaysItIsADirectory() throws {
+        let ctl = try Ctl(Self.shared)
+        let directory = try ShortTemporaryDirectory()
+        let result = try ctl.run("import", uniqueStream("dirimp"), "--input", directory.path)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("\(directory.path) is a directory, not an NDJSON file"), "\(result)")
+        #expect(!result.standardError.contains("NSCocoaErrorDomain"), "\(result)")
+    }
 }
 
 /// The progress bar of `export` and `import`, which appears only when standard error is a terminal.
