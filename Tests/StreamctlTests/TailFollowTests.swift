@@ -2,7 +2,7 @@ import Foundation
 import StreamdTestSupport
 import Testing
 
-/// `tail --follow` across a daemon restart and on a missing stream.
+/// `tail --follow` across a daemon restart and on a missing stream, and `--since` refusing a bare number.
 @Suite struct TailFollowTests {
     static let shared = SharedDaemon.start()
 
@@ -33,5 +33,21 @@ import Testing
             #expect(!result.standardError.contains("createStream"), "\(result)")
             #expect(!result.standardError.contains("CREATE_STREAM"), "\(result)")
         }
+    }
+
+    @Test func sinceRefusesABareNumberAndTakesEpochSecondsWithAnAt() throws {
+        let ctl = try Ctl(Self.shared)
+        let stream = uniqueStream("since")
+        try ctl.succeed("publish", stream, input: "a\nb\n")
+        let bare = try ctl.run("tail", stream, "--since", "1795284351")
+        #expect(bare.status == 64)
+        #expect(bare.standardOutput.isEmpty)
+        #expect(bare.standardError.contains("is a bare number"), "\(bare)")
+        #expect(bare.standardError.contains("@1795284351"), "\(bare)")
+        #expect(try ctl.run("truncate", stream, "--older-than", "3600").status == 64)
+        #expect(try ctl.run("tail", stream, "--since", "@1000000000").lines == ["a", "b"])
+        #expect(try ctl.run("tail", stream, "--since", "@32503680000").lines.isEmpty)  // the year 3000
+        #expect(try ctl.run("tail", stream, "--since", "@soon").status == 64)
+        #expect(try ctl.succeed("tail", "--help").contains("@SECONDS"))
     }
 }

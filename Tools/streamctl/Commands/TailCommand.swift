@@ -32,7 +32,7 @@ struct TailCommand: AsyncParsableCommand {
     var fromSequence: UInt64?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Start at the first event at or after TIME: ISO-8601 (2026-11-21T17:40:00Z) or a time ago (30s, 10m, 2h, 1d).",
+        "Start at the first event at or after TIME: ISO-8601 (2026-11-21T17:40:00Z), a time ago (30s, 10m, 2h, 1d) or @SECONDS since the Unix epoch (a bare number is refused).",
         valueName: "time"))
     var since: String?
 

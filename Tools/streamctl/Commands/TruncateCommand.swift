@@ -25,7 +25,7 @@ struct TruncateCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Keep only the last N events.", valueName: "N"))
     var keep: UInt64?
 
-    @Option(name: .customLong("older-than"), help: ArgumentHelp("Remove events older than D (30s, 10m, 2h, 1d) or than an ISO-8601 time.", valueName: "D"))
+    @Option(name: .customLong("older-than"), help: ArgumentHelp("Remove events older than D (30s, 10m, 2h, 1d), than an ISO-8601 time, or than @SECONDS since the Unix epoch.", valueName: "D"))
     var olderThan: String?
 
     @Flag(name: .customLong("dry-run"), help: "Remove nothing; say what would be removed.")
