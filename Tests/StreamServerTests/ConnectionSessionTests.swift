@@ -90,7 +90,7 @@ import Testing
             bytes += try ClientMessage.publish(.init(stream: "split", payload: payload(index))).encoded(requestID: UInt32(2 + index))
         }
         for byte in bytes { client.session.receive([byte]) }
-        let replies = client.collector.received
+        let replies = try client.replies(from: 1, count: 21)
         #expect(replies.count == 21)
         #expect(replies.dropFirst().map(\.message.publishedSequence) == (1...20).map { UInt64($0) })
         _ = storage

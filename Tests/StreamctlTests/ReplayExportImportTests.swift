@@ -34,6 +34,19 @@ import Testing
         #expect(try ctl.run("replay", source, "--to", source).status == 64)
     }
 
+    @Test func replayRefusesASpeedOutsideItsRangeInsteadOfCrashing() throws {
+        let ctl = try Ctl(Self.shared)
+        let (source, target) = (uniqueStream("speed"), uniqueStream("sped"))
+        try ctl.succeed("publish", source, "first")
+        try ctl.succeed("publish", source, "second")  // a later commit, so the two timestamps differ
+        for speed in ["1e-300", "0.0001", "1e7", "0", "-2", "nan", "inf"] {
+            let result = try ctl.run("replay", source, "--to", target, "--speed=\(speed)")
+            #expect(result.status == 64, "--speed \(speed): \(result)")
+            #expect(result.standardError.contains("--speed must be between 0.001 and 1000000"), "--speed \(speed): \(result)")
+        }
+        #expect(try ctl.json("replay", source, "--to", target, "--speed", "1000000")["events"]?.int == 2)
+    }
+
     @Test func exportAndImportRoundTripAnyBytesThroughAFile() throws {
         let ctl = try Ctl(Self.shared)
         let (source, copy) = (uniqueStream("exp"), uniqueStream("imp"))
@@ -77,6 +90,15 @@ import Testing
         #expect(missing.status == 1 && missing.standardError.contains("cannot read /nonexistent/file.ndjson"))
         #expect(try ctl.run("export", stream, "--json").status == 64)
     }
+
+    @Test func importFromADirectorySaysItIsADirectory() throws {
+        let ctl = try Ctl(Self.shared)
+        let directory = try ShortTemporaryDirectory()
+        let result = try ctl.run("import", uniqueStream("dirimp"), "--input", directory.path)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("\(directory.path) is a directory, not an NDJSON file"), "\(result)")
+        #expect(!result.standardError.contains("NSCocoaErrorDomain"), "\(result)")
+    }
 }
 
 /// The progress bar of `export` and `import`, which appears only when standard error is a terminal.
@@ -104,5 +126,22 @@ import Testing
         #expect(imported.status == 0, "\(imported)")
         #expect(imported.standardOutput.contains("importing into \(copy) [##############################] 100%"), "\(imported)")
         #expect(try ctl.json("info", copy)["count"]?.int == 300)
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs script(1) from util-linux for a pseudo-terminal"))
+    func theExportBarCountsOnlyTheEventsOfTheRangeAsked() throws {
+        let socket = try Self.shared.get().socket
+        let ctl = Ctl(socket: socket)
+        let source = uniqueStream("bar-range")
+        try ctl.succeed("publish", source, input: (1...300).map { "n\($0)\n" }.joined())
+        let directory = try ShortTemporaryDirectory()
+        let streamctl = DaemonProcess.builtExecutable(named: "streamctl")
+        for (range, total) in [("--from-seq 101 --to-seq 150", 50), ("--from-seq 251", 50), ("--to-seq 20", 20), ("--last 30 --to-seq 280", 10)] {
+            let export = try ToolProcess.run(
+                path: "/usr/bin/script", ["-qec", "'\(streamctl)' export \(source) \(range) --output \(directory.path)/e.ndjson", "/dev/null"],
+                environment: ["STREAMD_SOCKET": socket])
+            #expect(export.status == 0, "\(export)")
+            #expect(export.standardOutput.contains("[##############################] 100% \(total)/\(total)"), "\(range): \(export)")
+        }
     }
 }

@@ -59,4 +59,27 @@ import Testing
         #expect(result.standardError.contains("no database at /nonexistent/db.sqlite"))
         #expect(!FileManager.default.fileExists(atPath: "/nonexistent/db.sqlite"))
     }
+
+    @Test func offlineVerifyOfADirectorySaysSoAndLeavesNoLockFile() throws {
+        let directory = try ShortTemporaryDirectory()
+        let result = try Ctl(socket: directory.socket).run("verify", "--db", directory.path)
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("\(directory.path) is a directory, not a database file"), "\(result)")
+        #expect(!result.standardError.contains("SQLite"), "\(result)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path + ".lock"))
+    }
+
+    @Test func offlineVerifyThroughASymlinkSeesTheLockOfADaemonOnTheRealPath() throws {
+        let directory = try ShortTemporaryDirectory()
+        let daemon = try DaemonProcess.serving(directory)
+        let other = try ShortTemporaryDirectory()
+        let link = other.path + "/link.sqlite"
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: directory.database)
+        let result = try Ctl(socket: directory.socket).run("verify", "--db", link)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.standardError.contains("is in use by a running streamd (process \(daemon.process.processIdentifier))"), "\(result)")
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        #expect(try Ctl(socket: directory.socket).succeed("verify", "--db", link).contains("no problems"))
+    }
 }

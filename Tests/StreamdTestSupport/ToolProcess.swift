@@ -77,12 +77,17 @@ public final class ToolProcess: @unchecked Sendable {
         }
         let writer = inputPipe.fileHandleForWriting
         let bytes = input ?? Data()
+        _ = Self.brokenPipesAreErrors
         // On a thread of its own: a large input would fill the pipe before the child reads it.
         Thread.detachNewThread {
             try? writer.write(contentsOf: bytes)
             try? writer.close()
         }
     }
+
+    /// A child that stops reading its input early closes the pipe under the thread writing it; the
+    /// write must then fail, not end the whole test runner with SIGPIPE.
+    private static let brokenPipesAreErrors: Void = { _ = Glibc.signal(SIGPIPE, SIG_IGN) }()
 
     private func collect(_ data: Data, error: Bool) {
         condition.lock()

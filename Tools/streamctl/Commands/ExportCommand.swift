@@ -45,7 +45,7 @@ struct ExportCommand: AsyncParsableCommand {
             }
             defer { if output != nil { close(descriptor) } }
             let buffer = OutputBuffer(descriptor: descriptor)
-            let progress = Progress("exporting \(stream)", total: range.last.map { min($0, info.count) } ?? info.count)
+            let progress = Progress("exporting \(stream)", total: range.count(in: info))
             var summary = Summary(stream: stream, events: 0, output: output ?? "-")
             for try await event in connection.history(of: stream, from: range.start) {
                 if range.isPastEnd(event.sequence) { break }

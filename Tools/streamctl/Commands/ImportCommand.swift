@@ -41,6 +41,10 @@ struct ImportCommand: AsyncParsableCommand {
             let handle: FileHandle
             var total: UInt64?
             if let input {
+                var isDirectory: ObjCBool = false
+                if FileManager.default.fileExists(atPath: input, isDirectory: &isDirectory), isDirectory.boolValue {
+                    throw CtlFailure("\(input) is a directory, not an NDJSON file; give --input the file `streamctl export` wrote.")
+                }
                 guard let file = FileHandle(forReadingAtPath: input) else { throw CtlFailure("cannot read \(input): no such file or no permission") }
                 handle = file
                 total = (try? FileManager.default.attributesOfItem(atPath: input)[.size] as? NSNumber)?.uint64Value

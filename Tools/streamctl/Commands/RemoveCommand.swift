@@ -1,4 +1,6 @@
 import ArgumentParser
+import StreamClient
+import StreamProtocol
 
 /// `streamctl rm STREAM`: delete a stream and its events.
 struct RemoveCommand: AsyncParsableCommand {
@@ -18,17 +20,28 @@ struct RemoveCommand: AsyncParsableCommand {
     struct Summary: Encodable {
         var stream: String
         var deleted: Bool
-        var events: UInt64
+        /// Absent when the daemon could not read the stream's info (a damaged stream).
+        var events: UInt64?
     }
 
     func validate() throws { try Daemon.validate(name: stream) }
 
     func run() async throws {
         try await Daemon.run(options) { connection in
-            let info = try await connection.streamInfo(stream)
-            try await connection.deleteStream(stream)
-            let summary = Summary(stream: stream, deleted: true, events: info.count)
-            try options.json ? Output.json(summary) : Output.line("deleted \(stream) (\(info.count) event\(info.count == 1 ? "" : "s"))")
+            // Deleting is how a damaged stream is got rid of, so an unreadable info must not stop it.
+            let info = try await TruncateCommand.infoIfReadable(stream, connection)
+            do {
+                try await connection.deleteStream(stream)
+            } catch let error as StreamClientError {
+                throw CtlFailure("cannot delete \(stream): \(Daemon.message(for: error, socket: connection.socketPath))")
+            }
+            let summary = Summary(stream: stream, deleted: true, events: info?.count)
+            if options.json { return try Output.json(summary) }
+            if let count = info?.count {
+                try Output.line("deleted \(stream) (\(Formatting.count(count, "event")))")
+            } else {
+                try Output.line("deleted \(stream) (its event count could not be read: the daemon reports its storage as damaged)")
+            }
         }
     }
 }

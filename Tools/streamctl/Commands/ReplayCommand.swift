@@ -37,13 +37,22 @@ struct ReplayCommand: AsyncParsableCommand {
         var targetLastSequence: UInt64?
     }
 
+    /// The speeds --speed accepts: beyond them a wait is either never-ending or no wait at all.
+    static let speeds = 0.001...1_000_000.0
+
+    /// The longest wait between two events, whatever their distance and the speed: a year, far below where
+    /// a `Duration` overflows.
+    static let longestWait = 365.0 * 24 * 3600 * 1_000_000
+
     func validate() throws {
         try Daemon.validate(name: stream)
         try Daemon.validate(name: to, "--to")
         guard to != stream else { throw ValidationError("--to must name another stream than \(stream).") }
         if let pace, pace != "original" { throw ValidationError("--pace takes only \"original\" (or use --speed F).") }
         if pace != nil, speed != nil { throw ValidationError("--pace and --speed exclude each other.") }
-        if let speed, !(speed > 0 && speed.isFinite) { throw ValidationError("--speed must be a positive number.") }
+        if let speed, !Self.speeds.contains(speed) {
+            throw ValidationError("--speed must be between \(Self.speeds.lowerBound) and \(Int(Self.speeds.upperBound)) (2 = twice as fast, 0.5 = half as fast); got \(speed).")
+        }
     }
 
     func run() async throws {
@@ -63,7 +72,8 @@ struct ReplayCommand: AsyncParsableCommand {
                 if range.isPastEnd(event.sequence) { break }
                 if let factor {
                     if let previous, event.timestamp > previous {
-                        try await Task.sleep(for: .microseconds(Double(event.timestamp - previous) / factor))
+                        let wait = min(Double(event.timestamp - previous) / factor, Self.longestWait)
+                        try await Task.sleep(for: .microseconds(wait))
                     }
                     previous = event.timestamp
                 }

@@ -32,11 +32,11 @@ struct TailCommand: AsyncParsableCommand {
     var fromSequence: UInt64?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Start at the first event at or after TIME: ISO-8601 (2026-11-21T17:40:00Z) or a time ago (30s, 10m, 2h, 1d).",
+        "Start at the first event at or after TIME: ISO-8601 (2026-11-21T17:40:00Z), a time ago (30s, 10m, 2h, 1d) or @SECONDS since the Unix epoch (a bare number is refused).",
         valueName: "time"))
     var since: String?
 
-    @Flag(name: [.short, .long], help: "Keep printing new events as they are published, until interrupted.")
+    @Flag(name: [.short, .long], help: "Keep printing new events as they are published, until interrupted; survives a daemon restart (it reconnects for about half a minute and goes on after the last event printed).")
     var follow = false
 
     @Option(name: .long, help: ArgumentHelp("Stop after N events.", valueName: "N"))
@@ -66,7 +66,9 @@ struct TailCommand: AsyncParsableCommand {
         let start = try startPosition()
         try await Daemon.run(options) { connection in
             if follow {
-                try await print(connection.events(in: stream, from: start))
+                // Resuming: when the daemon restarts, the follower reconnects and goes on after the last event it
+                // printed, with no gap and no duplicate.
+                try await print(connection.events(in: stream, from: start, resume: true))
             } else {
                 try await print(connection.history(of: stream, from: start))
             }

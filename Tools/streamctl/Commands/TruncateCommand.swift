@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import StreamClient
 import StreamProtocol
 
 /// `streamctl truncate STREAM`: remove old events, or with --dry-run say which would go.
@@ -24,7 +25,7 @@ struct TruncateCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Keep only the last N events.", valueName: "N"))
     var keep: UInt64?
 
-    @Option(name: .customLong("older-than"), help: ArgumentHelp("Remove events older than D (30s, 10m, 2h, 1d) or than an ISO-8601 time.", valueName: "D"))
+    @Option(name: .customLong("older-than"), help: ArgumentHelp("Remove events older than D (30s, 10m, 2h, 1d), than an ISO-8601 time, or than @SECONDS since the Unix epoch.", valueName: "D"))
     var olderThan: String?
 
     @Flag(name: .customLong("dry-run"), help: "Remove nothing; say what would be removed.")
@@ -37,6 +38,16 @@ struct TruncateCommand: AsyncParsableCommand {
         var firstRemoved: UInt64?
         var lastRemoved: UInt64?
         var firstSequence: UInt64
+    }
+
+    /// The stream's info, or nil when the daemon cannot read it from storage (a damaged stream); other
+    /// failures (no such stream, …) are thrown.
+    static func infoIfReadable(_ stream: String, _ connection: StreamConnection) async throws -> StreamInfo? {
+        do {
+            return try await connection.streamInfo(stream)
+        } catch let StreamClientError.server(code, _) where code == .storageFailure {
+            return nil
+        }
     }
 
     func validate() throws {
@@ -57,17 +68,27 @@ struct TruncateCommand: AsyncParsableCommand {
             truncation = .olderThan(microseconds: try Parsing.time(olderThan ?? "", option: "--older-than"))
         }
         try await Daemon.run(options) { connection in
-            let before = try await connection.streamInfo(stream)
-            if let beforeSequence, beforeSequence > before.lastSequence + 1 {
+            // The pre-check only sharpens the message and the summary: a damaged stream whose info cannot be
+            // read must still be truncatable (that is how its damaged blocks are dropped).
+            let before = try await Self.infoIfReadable(stream, connection)
+            if let before, let beforeSequence, beforeSequence > before.lastSequence + 1 {
                 throw CtlFailure(
                     "--before-seq \(beforeSequence) is past the end of \(stream), whose last sequence is \(before.lastSequence); "
                         + "use --before-seq \(before.lastSequence + 1) to remove every event.")
             }
-            let result = try await connection.truncate(stream, truncation, dryRun: dryRun)
+            let result: (removed: UInt64, firstSequence: UInt64)
+            do {
+                result = try await connection.truncate(stream, truncation, dryRun: dryRun)
+            } catch let error as StreamClientError {
+                throw CtlFailure("cannot \(dryRun ? "dry-run the truncation of" : "truncate") \(stream): \(Daemon.message(for: error, socket: connection.socketPath))")
+            }
             var summary = Summary(stream: stream, dryRun: dryRun, removed: result.removed, firstSequence: result.firstSequence)
             if result.removed > 0 {
-                summary.firstRemoved = before.firstSequence
-                summary.lastRemoved = before.firstSequence + result.removed - 1
+                // Without the info, the removed range is known only when events remain after it.
+                if let first = before?.firstSequence ?? (result.firstSequence > result.removed ? result.firstSequence - result.removed : nil) {
+                    summary.firstRemoved = first
+                    summary.lastRemoved = first + result.removed - 1
+                }
             }
             if options.json { return try Output.json(summary) }
             let verb = dryRun ? "would remove" : "removed"

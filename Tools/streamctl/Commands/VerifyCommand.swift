@@ -80,9 +80,14 @@ struct VerifyCommand: AsyncParsableCommand {
 
     /// Verifies the file itself, holding the daemon's database lock so no daemon starts meanwhile.
     private func offline(_ path: String) throws -> Report {
-        guard FileManager.default.fileExists(atPath: path) else {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CtlFailure("no database at \(path); give the path streamd uses (its --db, or STREAMD_DB).")
         }
+        if isDirectory.boolValue {
+            throw CtlFailure("\(path) is a directory, not a database file; give --db the file streamd uses (its --db, or STREAMD_DB).")
+        }
+        // Checked before locking: the lock creates `<path>.lock`, which must not be left beside a wrong path.
         let lock = try OfflineLock(databasePath: path)
         defer { lock.release() }
         var options = EventLogOptions()

@@ -38,13 +38,8 @@ enum Daemon {
         let path = StreamdDefaults.socketPath(global.socket)
         do {
             return try await StreamConnection.connect(socketPath: path, clientName: "streamctl")
-        } catch StreamClientError.daemonNotRunning {
-            let why = FileManager.default.fileExists(atPath: path) ? "nothing accepts connections on it" : "the socket file does not exist"
-            throw CtlFailure("""
-                no streamd is listening on \(path) (\(why)).
-                  Start one with `swift run streamd` in the streamd checkout, or `streamd --socket \(path)`;
-                  or point streamctl at a running daemon with --socket PATH or STREAMD_SOCKET.
-                """)
+        } catch let StreamClientError.daemonNotRunning(_, reason) {
+            throw SocketDiagnosis(path: path, reason: reason).failure
         }
     }
 
@@ -57,11 +52,23 @@ enum Daemon {
         }
     }
 
+    /// The stream a "no stream named \"X\"" message of the daemon or the library names, whatever its hint.
+    private static func missingStream(in text: String) -> String? {
+        guard let opening = text.range(of: "no stream named \""),
+            let closing = text[opening.upperBound...].firstIndex(of: "\"")
+        else { return nil }
+        return String(text[opening.upperBound..<closing])
+    }
+
     /// The text for a failure: the daemon's own words, with streamctl's hint for common cases.
     static func message(for error: any Error, socket: String) -> String {
         switch error {
         case let StreamClientError.server(code, text) where code == .streamNotFound:
-            return "\(text.replacingOccurrences(of: "create it with CREATE_STREAM", with: "create it with `streamctl create`")) (daemon \(socket); `streamctl ls` lists the streams)"
+            guard let name = missingStream(in: text) else { return "\(text) (daemon \(socket); `streamctl ls` lists the streams)" }
+            return "no stream named \"\(name)\"; create it with `streamctl create \(name)` or publish to it (daemon \(socket); `streamctl ls` lists the streams)"
+        case let error as StreamClientError where missingStream(in: error.description) != nil:
+            let name = missingStream(in: error.description) ?? ""
+            return "no stream named \"\(name)\"; create it with `streamctl create \(name)` or publish to it (daemon \(socket); `streamctl ls` lists the streams)"
         case let StreamClientError.server(code, text):
             return "\(text.replacingOccurrences(of: "use CONFIGURE_STREAM", with: "use `streamctl config`")) (\(code))"
         case let error as StreamClientError:

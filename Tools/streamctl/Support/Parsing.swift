@@ -46,9 +46,22 @@ enum Parsing {
     }
 
     /// A moment: ISO-8601 (`2026-11-21T17:40:00Z`, with fractional seconds or an offset; or a date
-    /// `2026-11-21`, midnight UTC), or a time ago (`10m`, `2h`, `30s`, `1d`), in microseconds since the epoch.
+    /// `2026-11-21`, midnight UTC), a time ago (`10m`, `2h`, `30s`, `1d`), or `@SECONDS` since the epoch, in
+    /// microseconds since the epoch. A bare number is refused: it could mean seconds ago or an epoch time.
     static func time(_ text: String, option: String, now: Date = Date()) throws -> Int64 {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed.hasPrefix("@") {
+            guard let seconds = Double(trimmed.dropFirst()), seconds.isFinite, seconds >= 0, seconds < 9e12 else {
+                throw ValidationError("\(option) @SECONDS takes seconds since the Unix epoch, such as @1795284351 (got \"\(text)\").")
+            }
+            return Int64((seconds * 1_000_000).rounded())
+        }
+        if Double(trimmed) != nil {
+            throw ValidationError("""
+                \(option) \(text) is a bare number, which could mean seconds ago or a moment: give a time ago with its unit \
+                (30s, 10m, 2h), an ISO-8601 time (2026-11-21T17:40:00Z), or @\(trimmed) for seconds since the Unix epoch.
+                """)
+        }
         if let first = trimmed.first, first.isNumber, !trimmed.contains("-"), !trimmed.contains(":") {
             let ago = try milliseconds(trimmed, option: option)
             return Int64((now.timeIntervalSince1970 * 1_000_000).rounded()) - Int64(ago) * 1_000
@@ -63,6 +76,6 @@ enum Parsing {
             }
         }
         throw ValidationError(
-            "\(option) takes an ISO-8601 time (2026-11-21T17:40:00Z, 2026-11-21T18:40:00+01:00, 2026-11-21) or a time ago (30s, 10m, 2h, 1d) (got \"\(text)\").")
+            "\(option) takes an ISO-8601 time (2026-11-21T17:40:00Z, 2026-11-21T18:40:00+01:00, 2026-11-21), a time ago (30s, 10m, 2h, 1d) or @SECONDS since the epoch (got \"\(text)\").")
     }
 }

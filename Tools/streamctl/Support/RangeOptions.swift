@@ -27,6 +27,15 @@ struct RangeOptions: ParsableArguments {
         return .all
     }
 
+    /// How many of the stream's retained events (`info`, whose sequences run without a gap) fall in the range.
+    func count(in info: StreamInfo) -> UInt64 {
+        guard info.count > 0 else { return 0 }
+        var lower = max(info.firstSequence, fromSequence ?? info.firstSequence)
+        if let last, last <= info.lastSequence { lower = max(lower, info.lastSequence - last + 1) }
+        let upper = min(info.lastSequence, toSequence ?? info.lastSequence)
+        return upper >= lower ? min(upper - lower + 1, info.count) : 0
+    }
+
     /// Whether an event of this sequence is past the range (reading can stop).
     func isPastEnd(_ sequence: UInt64) -> Bool { toSequence.map { sequence > $0 } ?? false }
 }
