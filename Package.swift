@@ -56,7 +56,7 @@ let package = Package(
             dependencies: ["EventLog", "Reactive", "CSQLite", "StreamdTestSupport"]
         ),
         .target(name: "StreamProtocol"),
-        .testTarget(name: "StreamProtocolTests", dependencies: ["StreamProtocol"]),
+        .testTarget(name: "StreamProtocolTests", dependencies: ["StreamProtocol", "StreamdTestSupport"]),
         .target(
             name: "StreamServer",
             dependencies: [

@@ -1,3 +1,4 @@
+import StreamdTestSupport
 import Testing
 @testable import StreamProtocol
 
@@ -34,7 +35,7 @@ import Testing
 
     @Test(arguments: 1...50)
     func framesDecodeFromRandomSplits(seed: UInt64) throws {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let (bytes, messages) = stream
         var chunks: [ArraySlice<UInt8>] = []
         var start = 0
@@ -79,7 +80,7 @@ import Testing
     }
 
     @Test func randomBytesNeverCrashTheDecoder() {
-        var random = SplitMix(seed: 99)
+        var random = SeededGenerator(seed: 99)
         for _ in 0..<5_000 {
             var decoder = FrameDecoder(maximumLength: 4096)
             let count = Int(random.next() % 64)
@@ -92,19 +93,3 @@ import Testing
     }
 }
 
-/// A small deterministic random generator, so a failing split can be replayed from its seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -2,6 +2,7 @@ import Dispatch
 import EventLog
 import StreamProtocol
 import Synchronization
+import StreamdTestSupport
 import Testing
 
 @testable import StreamServer

@@ -34,16 +34,16 @@ enum StreamCatalog {
     }
 
     static func loadAll(on connection: SQLiteConnection) throws(EventLogError) -> [StreamState] {
-        let statement = try connection.statement("SELECT \(columns) FROM streams ORDER BY name")
-        defer { statement.reset() }
-        var result: [StreamState] = []
-        while try statement.step() { result.append(row(statement)) }
-        return result
+        try load("SELECT \(columns) FROM streams ORDER BY name", on: connection)
     }
 
     /// The streams with a maximum age, the only ones retention can trim without an append.
     static func loadAgeLimited(on connection: SQLiteConnection) throws(EventLogError) -> [StreamState] {
-        let statement = try connection.statement("SELECT \(columns) FROM streams WHERE max_age_us IS NOT NULL ORDER BY name")
+        try load("SELECT \(columns) FROM streams WHERE max_age_us IS NOT NULL ORDER BY name", on: connection)
+    }
+
+    private static func load(_ sql: String, on connection: SQLiteConnection) throws(EventLogError) -> [StreamState] {
+        let statement = try connection.statement(sql)
         defer { statement.reset() }
         var result: [StreamState] = []
         while try statement.step() { result.append(row(statement)) }
