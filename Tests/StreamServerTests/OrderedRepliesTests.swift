@@ -9,13 +9,14 @@ struct OrderedRepliesTests {
     @Test func repliesFiledInAnyOrderFromManyThreadsAreWrittenInTicketOrder() {
         let replies = OrderedReplies()
         let count = 20_000
-        let tickets = (0..<count).map { _ in replies.take() }
+        let tickets = (0..<count).map { _ in replies.take(holding: 10) }
+        #expect(replies.bytesInFlight == count * 10)
         let written = Mutex<[UInt8]>([])
         let writes = Atomic<Int>(0)
         // Eight threads file interleaved slices, each from its end backwards: plenty of out-of-order filing.
         DispatchQueue.concurrentPerform(iterations: 8) { worker in
-            for ticket in tickets.reversed() where ticket % 8 == worker {
-                replies.file([UInt8(truncatingIfNeeded: ticket)], for: ticket) { bytes in
+            for (index, ticket) in tickets.enumerated().reversed() where index % 8 == worker {
+                replies.file([UInt8(truncatingIfNeeded: index)], for: ticket) { bytes in
                     written.withLock { $0 += bytes }
                     writes.add(1, ordering: .relaxed)
                 }
@@ -23,6 +24,7 @@ struct OrderedRepliesTests {
         }
         replies.waitUntilAnswered()
         #expect(written.withLock { $0 } == (0..<count).map { UInt8(truncatingIfNeeded: $0) })
+        #expect(replies.bytesInFlight == 0)
         // Runs are written together: far fewer writes than replies.
         let writeCount = writes.load(ordering: .relaxed)
         #expect(writeCount < count)

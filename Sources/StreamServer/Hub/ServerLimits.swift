@@ -16,6 +16,9 @@ public struct ServerLimits: Sendable, Hashable {
     public var maximumEventsPerFrame: Int = 512
     /// About the most payload bytes put into one `EVENTS` frame (one larger event still goes alone).
     public var maximumEventBytesPerFrame: Int = 1024 * 1024
+    /// About the most payload bytes one connection may have handed to the log and not yet seen
+    /// committed; beyond it the connection is read no further until commits catch up.
+    public var maximumPipelinedBytes: Int = 4 * 1024 * 1024
     /// How many recent message ids each stream remembers for de-duplication (in memory, per daemon run).
     public var deduplicationWindow: Int = 10_000
 

@@ -69,8 +69,15 @@ extension StreamHub {
     func deleteStream(_ name: String) throws {
         try StreamName.validate(name)
         guard try log.streamInfo(name) != nil else { throw notFound(name) }
-        try entry(for: name).window.withLock { _ in try log.deleteStream(name) }
-        forget(name)
+        let entry = entry(for: name)
+        // The entry stays (a publisher may be waiting for its lock): it only forgets the stream's
+        // ids and that the stream exists, so the next publish creates the stream again.
+        try entry.window.withLock { window in
+            try log.deleteStream(name)
+            window = DeduplicationWindow(capacity: limits.deduplicationWindow)
+            entry.exists.store(false, ordering: .releasing)
+        }
+        activity.forget(name)
         endSubscriptions(to: name, reason: .streamDeleted, message: "the stream \"\(name)\" was deleted.")
     }
 

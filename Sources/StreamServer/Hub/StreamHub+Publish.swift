@@ -108,24 +108,25 @@ extension StreamHub {
         to stream: String, _ payloads: [[UInt8]],
         completion: @escaping @Sendable (Result<AppendReceipt, any Error>) -> Void
     ) {
-        let entry: StreamEntry
         do {
             try StreamName.validate(stream)
-            entry = self.entry(for: stream)
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        let entry = entry(for: stream)
+        entry.window.withLock { _ in
+            // Under the lock, so a delete that ran meanwhile is seen and the stream made again.
             if !entry.exists.load(ordering: .acquiring) {
                 do {
                     try ensureStreamWithinLimit(stream)
                 } catch {
                     forget(stream)
-                    throw error
+                    completion(.failure(error))
+                    return
                 }
                 entry.exists.store(true, ordering: .releasing)
             }
-        } catch {
-            completion(.failure(error))
-            return
-        }
-        entry.window.withLock { _ in
             entry.committing.enter()
             // With `full` durability a commit waits for the disk: leave that to the writer thread, so
             // an event loop handing over publishes never blocks on fsync.

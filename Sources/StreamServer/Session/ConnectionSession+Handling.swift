@@ -124,7 +124,7 @@ extension ConnectionSession {
         to stream: String, _ payloads: [[UInt8]],
         replies: @escaping @Sendable (Result<AppendReceipt, any Error>) -> [UInt8]
     ) {
-        let ticket = pipelinedReplies.take()
+        let ticket = pipelinedReplies.take(holding: payloads.reduce(0) { $0 + $1.count })
         hub.publishUnconditionally(to: stream, payloads) { outcome in
             self.pipelinedReplies.file(replies(outcome), for: ticket, output: self.write)
         }

@@ -18,6 +18,9 @@ extension ConnectionSession {
     func run(_ steps: ArraySlice<Step>) {
         var index = steps.startIndex
         while index < steps.endIndex {
+            // A client that pipelines faster than the log commits is held here, on its own queue,
+            // which in turn stops reading its socket: the daemon holds a bounded amount of its data.
+            if pipelinedReplies.bytesInFlight >= hub.limits.maximumPipelinedBytes { pipelinedReplies.waitUntilAnswered() }
             if let taken = runPipelined(steps, at: index) {
                 index += taken
                 continue
@@ -46,7 +49,7 @@ extension ConnectionSession {
     /// that could wait (for a commit, a read, or the replies of earlier publishes).
     func runWhileQuick(_ steps: [Step]) -> Int {
         var index = 0
-        while index < steps.count {
+        while index < steps.count, pipelinedReplies.bytesInFlight < hub.limits.maximumPipelinedBytes {
             if let taken = runPipelined(steps[...], at: index, onlyToKnownStreams: true) {
                 index += taken
                 continue

@@ -17,10 +17,13 @@ final class ServerConnection: Sendable {
     init(hub: StreamHub, channel: any Channel, label: String) {
         self.channel = channel
         self.queue = DispatchQueue(label: label)
-        // Channel writes are thread-safe and keep the order of one calling thread; the session calls
-        // `output` from its receiving queue and its subscriptions' queues.
+        // The session calls `output` from the event loop, its queue, the log's writer thread and its
+        // subscriptions' threads, in the order its replies must go out. A write made on the loop would
+        // go out at once, ahead of writes other threads queued on the loop just before: so every write
+        // goes through the loop's task queue, which keeps the order of the calls.
         session = ConnectionSession(hub: hub) { bytes in
-            channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil)
+            let buffer = ByteBuffer(bytes: bytes)
+            channel.eventLoop.execute { channel.writeAndFlush(buffer, promise: nil) }
         }
     }
 

@@ -35,6 +35,8 @@ public final class StreamServer: Service, Sendable {
     }
 
     private let state = Mutex(State())
+    /// Whether a retention pass is running (a tick finding one still running is skipped).
+    private let retentionRunning = Atomic<Bool>(false)
 
     /// A server for `configuration`, logging to `logger`.
     public init(configuration: StreamServerConfiguration, logger: Logger = Logger(label: "streamd")) {
@@ -119,8 +121,11 @@ public final class StreamServer: Service, Sendable {
         let interval = TimeAmount.nanoseconds(Int64(configuration.retentionInterval.components.seconds) * 1_000_000_000
             + configuration.retentionInterval.components.attoseconds / 1_000_000_000)
         let logger = logger
-        return group.next().scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in
+        return group.next().scheduleRepeatedTask(initialDelay: interval, delay: interval) { [self] _ in
+            // A tick that finds the previous one still waiting for the writer is skipped.
+            guard retentionRunning.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return }
             DispatchQueue.global().async {
+                defer { self.retentionRunning.store(false, ordering: .releasing) }
                 do {
                     try log.enforceRetention()
                 } catch let error as EventLogError where error.code == .closed {

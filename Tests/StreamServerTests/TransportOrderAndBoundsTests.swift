@@ -1,0 +1,99 @@
+import Dispatch
+import EventLog
+import Foundation
+import StreamProtocol
+import StreamdTestSupport
+import Synchronization
+import Testing
+
+@testable import StreamServer
+
+/// What the event loop's own handling of pipelined publishes must keep: replies in request order on
+/// the wire, a bound on what a fast client can hand the daemon, and publishes racing a delete.
+struct TransportOrderAndBoundsTests {
+    @Test func repliesOnTheWireKeepRequestOrderUnderPipelinedLoad() throws {
+        let (hub, storage) = try makeHub()
+        let directory = try ShortTemporaryDirectory()
+        let server = try LoopServer(hub: hub, path: directory.socket)
+        defer { server.stop() }
+        let disorder = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { client in
+            do {
+                let socket = try SocketClient.connected(to: directory.socket)
+                let pipelining = client < 2
+                var nextID: UInt32 = 10
+                let reader = BackgroundWork { () throws -> String? in
+                    var expected: UInt32 = 10
+                    var seen = 0
+                    let total = pipelining ? 20 * 200 : 20 * 100 * 2
+                    while seen < total {
+                        guard let frame = try socket.next() else { throw TestFailure("closed after \(seen) replies") }
+                        if frame.requestID != expected { return "client \(client): reply \(frame.requestID) where \(expected) was due" }
+                        expected += 1
+                        seen += 1
+                    }
+                    return nil
+                }
+                for _ in 0..<20 {
+                    var bytes: [UInt8] = []
+                    for _ in 0..<(pipelining ? 200 : 100) {
+                        bytes += try ClientMessage.publish(.init(stream: "s\(client % 2)", payload: Array(repeating: 7, count: 200))).encoded(requestID: nextID)
+                        nextID += 1
+                        if !pipelining {
+                            bytes += try ClientMessage.ping(nonce: 1).encoded(requestID: nextID)
+                            nextID += 1
+                        }
+                    }
+                    try socket.write(bytes)
+                    usleep(1_000)
+                }
+                if let problem = try reader.result(within: 60) { disorder.withLock { $0.append(problem) } }
+            } catch {
+                disorder.withLock { $0.append("client \(client): \(error)") }
+            }
+        }
+        #expect(disorder.withLock { $0 } == [])
+        _ = storage
+    }
+
+    @Test func aClientPipeliningWhileTheLogIsHeldIsNotReadWithoutBound() throws {
+        let (hub, storage) = try makeHub()
+        let directory = try ShortTemporaryDirectory()
+        let server = try LoopServer(hub: hub, path: directory.socket)
+        defer { server.stop() }
+        let socket = try SocketClient.connected(to: directory.socket)
+        try socket.publish([1], to: "p")
+        let hold = try WriterHold(storage.log)
+        var limit = timeval(tv_sec: 3, tv_usec: 0)
+        setsockopt(socket.descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        let frame = try ClientMessage.publish(.init(stream: "p", payload: Array(repeating: 1, count: 1024))).encoded(requestID: 5)
+        let chunk = Array([[UInt8]](repeating: frame, count: 64).joined())
+        var sent = 0
+        while sent < 64 << 20 {
+            let written = chunk.withUnsafeBytes { send(socket.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { break }
+            sent += written
+        }
+        hold.release()
+        // The daemon holds at most its pipelining bound, its four queued reads and the socket's buffers.
+        #expect(sent < 16 << 20, "the daemon took \(sent >> 20) MiB of publishes while its log committed nothing")
+    }
+
+    @Test func aPublishRacingADeleteCreatesTheStreamAgain() throws {
+        let (hub, storage) = try makeHub()
+        let publisher = try TestClient.connected(to: hub)
+        let deleter = try TestClient.connected(to: hub)
+        try publisher.publish([1], to: "d")
+        let hold = try WriterHold(storage.log)
+        // The delete takes the stream's lock and waits for the writer; the publish then waits for the lock.
+        let deleteID = deleter.makeRequestID()
+        Thread.detachNewThread { deleter.session.receive((try? ClientMessage.deleteStream(name: "d").encoded(requestID: deleteID)) ?? []) }
+        usleep(200_000)
+        let publishID = publisher.makeRequestID()
+        Thread.detachNewThread { publisher.session.receive((try? ClientMessage.publish(.init(stream: "d", payload: [2])).encoded(requestID: publishID)) ?? []) }
+        usleep(200_000)
+        hold.release()
+        #expect(try deleter.replies(from: deleteID, count: 1)[0].message == .ok)
+        #expect(try publisher.replies(from: publishID, count: 1)[0].message.publishedSequence == 1)
+    }
+}
