@@ -49,20 +49,21 @@ public final class ToolProcess: @unchecked Sendable {
         var merged = ProcessInfo.processInfo.environment
         for (key, value) in environment { merged[key] = value.isEmpty ? nil : value }
         process.environment = merged
-        let outputPipe = Pipe(), errorPipe = Pipe(), inputPipe = Pipe()
-        // Close-on-exec, so that processes other tests start at the same moment do not hold these open.
-        for pipe in [outputPipe, errorPipe, inputPipe] {
-            _ = fcntl(pipe.fileHandleForReading.fileDescriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        let (outputRead, outputWrite) = try CloseOnExecPipe.make()
+        let (errorRead, errorWrite) = try CloseOnExecPipe.make()
+        let (inputRead, inputWrite) = try CloseOnExecPipe.make()
+        process.standardOutput = outputWrite
+        process.standardError = errorWrite
+        process.standardInput = inputRead
+        defer {
+            // The child has its own copies now (or never started); ours would keep the pipes open.
+            for handle in [outputWrite, errorWrite, inputRead] { try? handle.close() }
         }
-        process.standardOutput = outputPipe
-        process.standardError = errorPipe
-        process.standardInput = inputPipe
         try process.run()
         // Blocking reads on threads of their own: FileHandle's readabilityHandler on Linux sometimes
         // reports a pipe's end of file late, which made every fast-exiting command wait for a deadline.
-        for (pipe, isError) in [(outputPipe, false), (errorPipe, true)] {
-            let descriptor = pipe.fileHandleForReading.fileDescriptor
+        for (pipe, isError) in [(outputRead, false), (errorRead, true)] {
+            let descriptor = pipe.fileDescriptor
             Thread.detachNewThread { [weak self] in
                 var buffer = [UInt8](repeating: 0, count: 64 * 1024)
                 while true {
@@ -75,7 +76,7 @@ public final class ToolProcess: @unchecked Sendable {
                 withExtendedLifetime(pipe) {}
             }
         }
-        let writer = inputPipe.fileHandleForWriting
+        let writer = inputWrite
         let bytes = input ?? Data()
         _ = Self.brokenPipesAreErrors
         // On a thread of its own: a large input would fill the pipe before the child reads it.
