@@ -1,14 +1,15 @@
--- streamd event log, schema version 1.
+-- streamd event log, schema version 2.
 -- This file is the authoritative DDL; Sources/EventLog/Storage/Schema.swift embeds the same text (a test
--- checks they are equal). The log runs it, in one transaction, when it opens an empty file.
+-- checks they are equal). The log runs it, in one transaction, when it opens an empty file, and migrates
+-- files of version 1 to it (SchemaMigrator).
 -- application_id 0x5354524D ('STRM') marks the file as a streamd log; user_version is the schema version.
 PRAGMA application_id = 1398035021;
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 
 -- The catalog: one row per named stream, with its retention/replay policy and its positions.
 -- Sequences are per stream: 1, 2, 3, ... never reused while the stream exists. Retained events are
 -- first_seq ... last_seq (empty when first_seq = last_seq + 1). Timestamps are microseconds since the
--- Unix epoch, never decreasing within a stream.
+-- Unix epoch, never decreasing within a stream. Stream ids stay below 2^20.
 CREATE TABLE streams (
     id            INTEGER PRIMARY KEY,
     name          TEXT    NOT NULL UNIQUE,
@@ -30,7 +31,12 @@ CREATE TABLE streams (
 -- crc32 is zlib's CRC-32 of payload as stored. Framing per event: kind byte (0 value, 1 completed,
 -- 2 failed), varint timestamp delta from the previous event (the first from first_ts), varint length,
 -- the bytes.
+-- block_key is stream_id * 2^43 + last_seq, so the table itself is ordered by stream, then sequence:
+-- reads from sequence S seek the first key >= stream_id * 2^43 + S, and a commit writes one b-tree,
+-- with no index beside it. Sequences stay below 2^43. Reads since time T search by sequence, since
+-- timestamps never decrease within a stream.
 CREATE TABLE blocks (
+    block_key  INTEGER PRIMARY KEY,
     stream_id  INTEGER NOT NULL REFERENCES streams(id),
     first_seq  INTEGER NOT NULL,
     last_seq   INTEGER NOT NULL,
@@ -42,8 +48,3 @@ CREATE TABLE blocks (
     crc32      INTEGER NOT NULL,
     payload    BLOB    NOT NULL
 ) STRICT;
-
--- Reads from sequence S: the first block with last_seq >= S. Reads since time T: the first block with
--- last_ts >= T. Both are index seeks.
-CREATE UNIQUE INDEX blocks_by_sequence ON blocks (stream_id, last_seq);
-CREATE INDEX blocks_by_time ON blocks (stream_id, last_ts, last_seq);

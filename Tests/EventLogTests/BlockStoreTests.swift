@@ -11,18 +11,22 @@ import Testing
         return lines.joined(separator: "\n")
     }
 
-    @Test func readsBySequenceAndByTimeAreIndexSeeksNotScans() throws {
+    @Test func readsByStreamAndSequenceAreKeySeeksNotScans() throws {
         let dir = TemporaryDirectory()
         _ = try EventLog(path: dir.file())
         let connection = try SQLiteConnection(path: dir.file(), readOnly: true, create: false, busyTimeoutMilliseconds: 100)
         let bySequence = try plan(connection,
-            "SELECT \(BlockStore.headerColumns), payload FROM blocks WHERE stream_id = ? AND last_seq >= ? ORDER BY last_seq LIMIT ?")
-        #expect(bySequence.contains("USING INDEX blocks_by_sequence (stream_id=? AND last_seq>?)"), "\(bySequence)")
+            "SELECT \(BlockStore.headerColumns), payload FROM blocks WHERE block_key BETWEEN ? AND ? ORDER BY block_key LIMIT ?")
+        #expect(bySequence.contains("USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)"), "\(bySequence)")
         #expect(!bySequence.contains("TEMP B-TREE"))
-        let byTime = try plan(connection,
-            "SELECT \(BlockStore.headerColumns), payload FROM blocks WHERE stream_id = ? AND last_ts >= ? ORDER BY last_ts, last_seq LIMIT 1")
-        #expect(byTime.contains("USING INDEX blocks_by_time (stream_id=? AND last_ts>?)"), "\(byTime)")
-        #expect(!byTime.contains("TEMP B-TREE"))
+        #expect(try connection.integer("SELECT count(*) FROM sqlite_master WHERE type = 'index'") == 1, "only streams' UNIQUE name")
+    }
+
+    @Test func blockKeysOrderBlocksByStreamThenSequence() {
+        #expect(BlockStore.key(1, 0) < BlockStore.key(1, 1))
+        #expect(BlockStore.key(1, BlockStore.maximumSequence) < BlockStore.key(2, 0))
+        #expect(BlockStore.key(1, .max) == BlockStore.key(1, BlockStore.maximumSequence), "clamped to the stream's range")
+        #expect(BlockStore.key(BlockStore.streamIDLimit - 1, BlockStore.maximumSequence) == .max)
     }
 
     @Test func sqliteErrorsCarryTheCodeTheMessageAndTheSQL() throws {

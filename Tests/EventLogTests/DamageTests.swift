@@ -77,6 +77,20 @@ import Testing
         #expect(report.problems.contains { $0.message.contains("stored bytes") }, "\(report)")
     }
 
+    @Test func verifyFindsABlockStoredUnderAnotherKey() throws {
+        let dir = TemporaryDirectory()
+        var options = EventLogOptions()
+        options.maximumEventsPerBlock = 5
+        let log = try EventLog(path: dir.file(), options: options)
+        try log.createStream("s")
+        try log.append(contentsOf: (0..<20).map(samplePayload), to: "s")
+        #expect(try log.verify().isClean)
+        // A block whose key says another sequence is not where reads look for it.
+        try rawSQL(dir.file(), "UPDATE blocks SET block_key = block_key + 100 WHERE first_seq = 6")
+        let report = try log.verify()
+        #expect(report.problems.contains { $0.message.contains("1 blocks have a key that does not match") }, "\(report)")
+    }
+
     @Test func aFullDiskFailsTheAppendCleanlyAndTheLogStaysUsable() throws {
         let dir = TemporaryDirectory()
         var options = EventLogOptions()

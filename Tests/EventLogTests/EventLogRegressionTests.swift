@@ -133,8 +133,8 @@ import Testing
         log.close()
         let raw = try SQLiteConnection(path: dir.file(), readOnly: false, create: false, busyTimeoutMilliseconds: 1000)
         try raw.execute("""
-            INSERT INTO blocks VALUES (1, 10, 2, 0, 0, -1, 0, 0, 0, x'00');
-            INSERT INTO blocks VALUES (1, 4, 3, 0, 0, 0, 0, 0, 0, x'');
+            INSERT INTO blocks VALUES (8796093022208 + 2, 1, 10, 2, 0, 0, -1, 0, 0, 0, x'00');
+            INSERT INTO blocks VALUES (8796093022208 + 3, 1, 4, 3, 0, 0, 0, 0, 0, 0, x'');
             """)
         let reopened = try EventLog(path: dir.file())
         let report = try reopened.verify()

@@ -177,6 +177,6 @@ import Testing
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("schemas/eventlog.sql")
         let text = try String(contentsOf: file, encoding: .utf8)
-        #expect(text == Schema.version1)
+        #expect(text == Schema.current)
     }
 }

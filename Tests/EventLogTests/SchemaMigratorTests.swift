@@ -106,6 +106,46 @@ extension SchemaMigratorTests {
         #expect(try log.verify().isClean)
     }
 
+    @Test func aVersion1LogWithEventsIsMigratedAndReadsTheSame() throws {
+        let dir = TemporaryDirectory()
+        var stream: [[UInt8]] = []
+        do {
+            let log = try EventLog(path: dir.file())
+            try log.createStream("a")
+            try log.createStream("b", policy: StreamPolicy(capacity: .last(500)))
+            for index in 0..<40 {
+                let batch = (0..<(index % 7 + 1)).map { Array("a-\(index)-\($0)".utf8) }
+                try log.append(contentsOf: batch, to: "a")
+                stream.append(contentsOf: batch)
+                try log.append(Array("b-\(index)".utf8), to: "b")
+            }
+            try log.appendCompleted(to: "b")
+            log.close()
+        }
+        // Back to version 1 by hand: the blocks as an earlier build stored them, with its two indexes.
+        let start = Schema.version1.range(of: "CREATE TABLE blocks (")!
+        let end = Schema.version1.range(of: "ON blocks (stream_id, last_ts, last_seq);")!
+        try rawSQL(dir.file(), """
+            BEGIN;
+            ALTER TABLE blocks RENAME TO blocks_v2;
+            \(Schema.version1[start.lowerBound..<end.upperBound])
+            INSERT INTO blocks SELECT stream_id, first_seq, last_seq, first_ts, last_ts, count, codec, raw_size, crc32, payload FROM blocks_v2;
+            DROP TABLE blocks_v2;
+            PRAGMA user_version = 1;
+            COMMIT;
+            """)
+
+        let log = try EventLog(path: dir.file())
+        let connection = try SQLiteConnection(path: dir.file(), readOnly: true, create: false, busyTimeoutMilliseconds: 100)
+        #expect(try connection.integer("PRAGMA user_version") == 2)
+        #expect(try connection.integer("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name LIKE 'blocks_by%'") == 0)
+        #expect(try log.readAll("a").map(\.payload) == stream)
+        #expect(try log.readAll("b").map(\.kind).last == .completed)
+        #expect(try log.readAll("b").count == 41)
+        #expect(try log.verify().isClean)
+        #expect(try log.append([9], to: "a").sequence == UInt64(stream.count + 1))
+    }
+
     @Test func everyMigrationStepStartsFromAnOlderVersion() {
         #expect(SchemaMigrator.steps.keys.allSatisfy { $0 >= 1 && $0 < Schema.currentVersion })
     }

@@ -13,14 +13,14 @@ public struct StorageFigures: Sendable, Hashable {
 extension EventLog {
     /// The block count and the stored and uncompressed sizes of `stream` (every stream when nil).
     ///
-    /// Reads only block headers (never the payloads), so it costs one index scan of the stream's blocks.
+    /// Reads only block headers (never the payloads), so it costs one range scan of the stream's blocks.
     /// A stream that does not exist has no blocks: all zeros. Blocks that retention made partly
     /// unreadable still count until they are dropped.
     public func storageFigures(of stream: String? = nil) throws -> StorageFigures {
         try readers.withReader { reader in
             let sql = stream == nil
                 ? "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(sum(raw_size), 0) FROM blocks"
-                : "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(sum(raw_size), 0) FROM blocks WHERE stream_id = (SELECT id FROM streams WHERE name = ?)"
+                : "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(sum(raw_size), 0) FROM blocks, (SELECT id FROM streams WHERE name = ?) AS stream WHERE block_key BETWEEN stream.id * 8796093022208 AND stream.id * 8796093022208 + 8796093022207"
             let statement = try reader.connection.statement(sql)
             defer { statement.reset() }
             if let stream { statement.bind(1, stream) }

@@ -17,6 +17,11 @@ extension EventLog {
             if orphans > 0 {
                 problems.append(.init(stream: nil, sequences: nil, message: "\(orphans) blocks belong to no stream in the catalog"))
             }
+            let misplaced = try connection.integer(
+                "SELECT count(*) FROM blocks WHERE block_key != stream_id * \(BlockStore.key(1, 0)) + last_seq")
+            if misplaced > 0 {
+                problems.append(.init(stream: nil, sequences: nil, message: "\(misplaced) blocks have a key that does not match their stream and last sequence"))
+            }
             var blocks = 0
             var events: UInt64 = 0
             let streams = try StreamCatalog.loadAll(on: connection)

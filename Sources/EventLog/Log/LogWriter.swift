@@ -209,6 +209,12 @@ final class LogWriter {
                 "stream \"\(state.name)\" \(how) at sequence \(state.lastSequence) and accepts no more events; delete it to start over.",
                 path: connection.path, stream: state.name)
         }
+        if state.lastSequence + UInt64(request.payloads.count) > BlockStore.maximumSequence {
+            throw EventLogError(
+                .invalidArgument,
+                "stream \"\(state.name)\" has reached sequence \(state.lastSequence), and sequences end at \(BlockStore.maximumSequence); copy what you need to a new stream.",
+                path: connection.path, stream: state.name)
+        }
         for (index, payload) in request.payloads.enumerated() where payload.count > options.maximumEventBytes {
             throw EventLogError(
                 .invalidArgument,

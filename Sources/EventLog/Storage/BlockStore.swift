@@ -1,24 +1,36 @@
 /// SQL over the `blocks` table, on whichever connection it is given.
 ///
+/// Blocks are keyed by `block_key` = stream id × 2^43 + last sequence, so every query here is a range
+/// of that key: a seek in the table itself.
 /// Thread-safety: stateless; callers own the connection.
 enum BlockStore {
     static let headerColumns = "first_seq, last_seq, first_ts, last_ts, count, codec, raw_size, crc32"
+
+    /// The largest sequence a stream can reach, and one more than the largest stream id.
+    static let maximumSequence: UInt64 = (1 << 43) - 1
+    static let streamIDLimit: Int64 = 1 << 20
+
+    /// The key of the block of `streamID` ending at `sequence` (clamped to the stream's key range).
+    static func key(_ streamID: Int64, _ sequence: UInt64) -> Int64 {
+        streamID << 43 | Int64(min(sequence, maximumSequence))
+    }
 
     static func insert(
         streamID: Int64, header: BlockHeader, payload: UnsafeRawBufferPointer, on connection: SQLiteConnection
     ) throws(EventLogError) {
         let statement = try connection.statement(
-            "INSERT INTO blocks (stream_id, \(headerColumns), payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-        statement.bind(1, streamID)
-        statement.bind(2, Int64(header.firstSequence))
-        statement.bind(3, Int64(header.lastSequence))
-        statement.bind(4, header.firstTimestamp)
-        statement.bind(5, header.lastTimestamp)
-        statement.bind(6, Int64(header.count))
-        statement.bind(7, header.codec.rawValue)
-        statement.bind(8, Int64(header.rawSize))
-        statement.bind(9, Int64(header.crc))
-        statement.bindStatic(10, payload)
+            "INSERT INTO blocks (block_key, stream_id, \(headerColumns), payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        statement.bind(1, key(streamID, header.lastSequence))
+        statement.bind(2, streamID)
+        statement.bind(3, Int64(header.firstSequence))
+        statement.bind(4, Int64(header.lastSequence))
+        statement.bind(5, header.firstTimestamp)
+        statement.bind(6, header.lastTimestamp)
+        statement.bind(7, Int64(header.count))
+        statement.bind(8, header.codec.rawValue)
+        statement.bind(9, Int64(header.rawSize))
+        statement.bind(10, Int64(header.crc))
+        statement.bindStatic(11, payload)
         try statement.run()
     }
 
@@ -42,10 +54,10 @@ enum BlockStore {
         _ body: (BlockHeader?, UnsafeRawBufferPointer, _ rowFirst: Int64, _ rowLast: Int64) throws -> Bool
     ) throws -> Int {
         let statement = try connection.statement(
-            "SELECT \(headerColumns), payload FROM blocks WHERE stream_id = ? AND last_seq >= ? ORDER BY last_seq LIMIT ?")
+            "SELECT \(headerColumns), payload FROM blocks WHERE block_key BETWEEN ? AND ? ORDER BY block_key LIMIT ?")
         defer { statement.reset() }
-        statement.bind(1, streamID)
-        statement.bind(2, Int64(clamping: sequence))
+        statement.bind(1, key(streamID, sequence))
+        statement.bind(2, key(streamID, maximumSequence))
         statement.bind(3, Int64(limit))
         var rows = 0
         while try statement.step() {
@@ -56,18 +68,43 @@ enum BlockStore {
     }
 
     /// The first retained-or-not sequence whose timestamp is ≥ `time`, or `lastSequence + 1` if none.
+    ///
+    /// Timestamps never decrease within a stream, so this is a binary search over sequences: a few
+    /// key seeks, then one block decoded.
     static func firstSequence(
         streamID: Int64, atOrAfter time: Int64, lastSequence: UInt64, decoder: BlockDecoder, on connection: SQLiteConnection
     ) throws -> UInt64 {
         let statement = try connection.statement(
-            "SELECT \(headerColumns), payload FROM blocks WHERE stream_id = ? AND last_ts >= ? ORDER BY last_ts, last_seq LIMIT 1")
+            "SELECT \(headerColumns), payload FROM blocks WHERE block_key BETWEEN ? AND ? ORDER BY block_key LIMIT 1")
         defer { statement.reset() }
-        statement.bind(1, streamID)
-        statement.bind(2, time)
-        guard try statement.step() else { return lastSequence + 1 }
-        guard let header = header(statement, at: 0) else {
-            throw EventLogError(.corruptBlock, "a stored block has impossible header columns; run verify.")
+        /// The header of the first block holding a sequence ≥ `sequence`, left on the statement's row.
+        func block(from sequence: UInt64) throws -> BlockHeader? {
+            statement.reset()
+            statement.bind(1, key(streamID, sequence))
+            statement.bind(2, key(streamID, maximumSequence))
+            guard try statement.step() else { return nil }
+            guard let header = header(statement, at: 0) else {
+                throw EventLogError(.corruptBlock, "a stored block has impossible header columns; run verify.")
+            }
+            return header
         }
+        // Most calls (retention on each append) find the answer in the oldest block: one seek.
+        guard let oldest = try block(from: 0) else { return lastSequence + 1 }
+        var low: UInt64 = 0
+        if oldest.lastTimestamp < time {
+            // The smallest sequence whose block ends at or after `time` (past the last block counts as such).
+            low = oldest.lastSequence + 1
+            var high = max(low, lastSequence + 1)
+            while low < high {
+                let middle = low + (high - low) / 2
+                if let header = try block(from: middle), header.lastTimestamp < time {
+                    low = header.lastSequence + 1
+                } else {
+                    high = middle
+                }
+            }
+        }
+        guard let header = try block(from: low), header.lastTimestamp >= time else { return lastSequence + 1 }
         if header.firstTimestamp >= time { return header.firstSequence }
         var found = header.lastSequence + 1
         _ = try decoder.decode(header, stored: statement.blob(8), from: 0) { event in
@@ -83,15 +120,15 @@ enum BlockStore {
     /// Deletes the stream's blocks that end before `sequence`; returns their stored bytes.
     static func deleteBlocks(streamID: Int64, before sequence: UInt64, on connection: SQLiteConnection) throws(EventLogError) -> Int64 {
         let sum = try connection.statement(
-            "SELECT coalesce(sum(length(payload)), 0) FROM blocks WHERE stream_id = ? AND last_seq < ?")
-        sum.bind(1, streamID)
-        sum.bind(2, Int64(clamping: sequence))
+            "SELECT coalesce(sum(length(payload)), 0) FROM blocks WHERE block_key >= ? AND block_key < ?")
+        sum.bind(1, key(streamID, 0))
+        sum.bind(2, key(streamID, sequence))
         let bytes = try sum.step() ? sum.int64(0) : 0
         sum.reset()
         guard bytes > 0 else { return 0 }
-        let delete = try connection.statement("DELETE FROM blocks WHERE stream_id = ? AND last_seq < ?")
-        delete.bind(1, streamID)
-        delete.bind(2, Int64(clamping: sequence))
+        let delete = try connection.statement("DELETE FROM blocks WHERE block_key >= ? AND block_key < ?")
+        delete.bind(1, key(streamID, 0))
+        delete.bind(2, key(streamID, sequence))
         try delete.run()
         return bytes
     }
@@ -99,10 +136,11 @@ enum BlockStore {
     /// The oldest blocks' last sequences and stored sizes, oldest first.
     static func oldest(streamID: Int64, limit: Int, on connection: SQLiteConnection) throws(EventLogError) -> [(last: UInt64, bytes: Int64)] {
         let statement = try connection.statement(
-            "SELECT last_seq, length(payload) FROM blocks WHERE stream_id = ? ORDER BY last_seq LIMIT ?")
+            "SELECT last_seq, length(payload) FROM blocks WHERE block_key BETWEEN ? AND ? ORDER BY block_key LIMIT ?")
         defer { statement.reset() }
-        statement.bind(1, streamID)
-        statement.bind(2, Int64(limit))
+        statement.bind(1, key(streamID, 0))
+        statement.bind(2, key(streamID, maximumSequence))
+        statement.bind(3, Int64(limit))
         var result: [(last: UInt64, bytes: Int64)] = []
         while try statement.step() { result.append((UInt64(max(0, statement.int64(0))), statement.int64(1))) }
         return result

@@ -1,12 +1,86 @@
-/// The schema the log creates and the versions it knows; `schemas/eventlog.sql` is the same text.
+import Foundation
+
+/// The schema the log creates and the versions it knows; `schemas/eventlog.sql` is the current text.
 enum Schema {
     /// 'STRM': marks an SQLite file as a streamd event log.
     static let applicationID: Int64 = 1_398_035_021
 
     /// The schema version this build writes and reads.
-    static let currentVersion: Int64 = 1
+    static let currentVersion: Int64 = 2
 
-    /// The DDL of version 1, byte for byte the text of schemas/eventlog.sql.
+    /// The DDL of the current version (2), byte for byte the text of schemas/eventlog.sql.
+    static let current = """
+-- streamd event log, schema version 2.
+-- This file is the authoritative DDL; Sources/EventLog/Storage/Schema.swift embeds the same text (a test
+-- checks they are equal). The log runs it, in one transaction, when it opens an empty file, and migrates
+-- files of version 1 to it (SchemaMigrator).
+-- application_id 0x5354524D ('STRM') marks the file as a streamd log; user_version is the schema version.
+PRAGMA application_id = 1398035021;
+PRAGMA user_version = 2;
+
+-- The catalog: one row per named stream, with its retention/replay policy and its positions.
+-- Sequences are per stream: 1, 2, 3, ... never reused while the stream exists. Retained events are
+-- first_seq ... last_seq (empty when first_seq = last_seq + 1). Timestamps are microseconds since the
+-- Unix epoch, never decreasing within a stream. Stream ids stay below 2^20.
+CREATE TABLE streams (
+    id            INTEGER PRIMARY KEY,
+    name          TEXT    NOT NULL UNIQUE,
+    capacity      INTEGER,                      -- keep the last N events; NULL = unlimited
+    max_age_us    INTEGER,                      -- drop events older than this; NULL = no limit
+    max_bytes     INTEGER,                      -- bound on stored block bytes; NULL = no limit
+    replay_kind   INTEGER NOT NULL DEFAULT 0,   -- default start for late subscribers (ReadPosition)
+    replay_arg    INTEGER NOT NULL DEFAULT 0,
+    first_seq     INTEGER NOT NULL DEFAULT 1,   -- first retained sequence
+    last_seq      INTEGER NOT NULL DEFAULT 0,   -- last assigned sequence (0 = none yet)
+    last_ts       INTEGER NOT NULL DEFAULT 0,   -- timestamp of last_seq
+    stored_bytes  INTEGER NOT NULL DEFAULT 0,   -- sum of length(payload) over the stream's blocks
+    terminal_kind INTEGER NOT NULL DEFAULT 0,   -- 0 open, 1 completed, 2 failed (the event is stored too)
+    created_us    INTEGER NOT NULL
+) STRICT;
+
+-- Events are stored in blocks: one row holds a commit's worth of one stream's events (at most 256
+-- events or 64 KiB of framing each). payload is the framing, raw (codec 0) or raw-deflated (codec 1);
+-- crc32 is zlib's CRC-32 of payload as stored. Framing per event: kind byte (0 value, 1 completed,
+-- 2 failed), varint timestamp delta from the previous event (the first from first_ts), varint length,
+-- the bytes.
+-- block_key is stream_id * 2^43 + last_seq, so the table itself is ordered by stream, then sequence:
+-- reads from sequence S seek the first key >= stream_id * 2^43 + S, and a commit writes one b-tree,
+-- with no index beside it. Sequences stay below 2^43. Reads since time T search by sequence, since
+-- timestamps never decrease within a stream.
+CREATE TABLE blocks (
+    block_key  INTEGER PRIMARY KEY,
+    stream_id  INTEGER NOT NULL REFERENCES streams(id),
+    first_seq  INTEGER NOT NULL,
+    last_seq   INTEGER NOT NULL,
+    first_ts   INTEGER NOT NULL,
+    last_ts    INTEGER NOT NULL,
+    count      INTEGER NOT NULL,
+    codec      INTEGER NOT NULL,
+    raw_size   INTEGER NOT NULL,
+    crc32      INTEGER NOT NULL,
+    payload    BLOB    NOT NULL
+) STRICT;
+
+"""
+
+    /// Version 1 to 2: blocks keyed by stream and last sequence, replacing both indexes.
+    static var migrationFrom1: String {
+        // The new table is the current DDL's, under a temporary name until the old one is dropped.
+        let start = current.range(of: "CREATE TABLE blocks (")!
+        let end = current.range(of: ") STRICT;", range: start.upperBound..<current.endIndex)!
+        let table = "CREATE TABLE blocks_v2 (" + current[start.upperBound..<end.upperBound]
+        return table + """
+
+            INSERT INTO blocks_v2
+                SELECT stream_id * 8796093022208 + last_seq, stream_id, first_seq, last_seq, first_ts, last_ts,
+                       count, codec, raw_size, crc32, payload
+                FROM blocks ORDER BY stream_id, last_seq;
+            DROP TABLE blocks;
+            ALTER TABLE blocks_v2 RENAME TO blocks;
+            """
+    }
+
+    /// The DDL of version 1, which earlier builds created; kept so tests can make a version-1 file.
     static let version1 = """
 -- streamd event log, schema version 1.
 -- This file is the authoritative DDL; Sources/EventLog/Storage/Schema.swift embeds the same text (a test

@@ -17,7 +17,7 @@ enum SchemaMigrator {
             guard !readOnly else {
                 throw EventLogError(.readOnly, "the database is empty and the log was opened read-only, so it cannot create its schema; open it read-write once.", path: path)
             }
-            try inTransaction(connection) { () throws(EventLogError) in try connection.execute(Schema.version1) }
+            try inTransaction(connection) { () throws(EventLogError) in try connection.execute(Schema.current) }
             return
         }
         guard applicationID == Schema.applicationID else {
@@ -58,9 +58,9 @@ enum SchemaMigrator {
         }
     }
 
-    /// Migration SQL keyed by the version it starts from. Version 1 is the first; the next schema
-    /// change adds `1: "ALTER TABLE …"` here, and a test opens a database of version 1 made by hand.
-    static let steps: [Int64: String] = [:]
+    /// Migration SQL keyed by the version it starts from; tests open databases of each older version
+    /// made from that version's DDL.
+    static let steps: [Int64: String] = [1: Schema.migrationFrom1]
 
     private static func inTransaction(_ connection: SQLiteConnection, _ body: () throws(EventLogError) -> Void) throws(EventLogError) {
         try connection.execute("BEGIN IMMEDIATE")

@@ -50,15 +50,30 @@ enum StreamCatalog {
         return result
     }
 
+    /// The smallest id no stream has: ids are reused after deletion, so they stay as small as the
+    /// number of streams (block keys hold them in 20 bits).
+    private static let smallestFreeID = """
+        SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM streams WHERE id = 1) THEN 1
+            ELSE (SELECT min(id) + 1 FROM streams AS s WHERE NOT EXISTS (SELECT 1 FROM streams WHERE id = s.id + 1)) END
+        """
+
     static func insert(_ name: String, policy: StreamPolicy, now: Int64, on connection: SQLiteConnection) throws(EventLogError) -> StreamState {
         let statement = try connection.statement(
-            "INSERT INTO streams (name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, created_us) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO streams (id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, created_us) VALUES ((\(smallestFreeID)), ?, ?, ?, ?, ?, ?, ?)")
         statement.bind(1, name)
         bindPolicy(policy, statement, from: 2)
         statement.bind(7, now)
         try statement.run()
+        let id = sqlite3LastInsertRowID(connection)
+        // Block keys hold the stream id in their top 20 bits; ids are reused, so this means a million live streams.
+        guard id < BlockStore.streamIDLimit else {
+            throw EventLogError(
+                .invalidArgument,
+                "stream \"\(name)\" would get id \(id), past the \(BlockStore.streamIDLimit - 1) this log supports; delete streams you no longer need.",
+                path: connection.path, stream: name)
+        }
         return StreamState(
-            id: sqlite3LastInsertRowID(connection), name: name, policy: policy, firstSequence: 1, lastSequence: 0,
+            id: id, name: name, policy: policy, firstSequence: 1, lastSequence: 0,
             lastTimestamp: 0, storedBytes: 0, terminal: 0, created: now)
     }
 
@@ -83,8 +98,9 @@ enum StreamCatalog {
     }
 
     static func delete(_ state: StreamState, on connection: SQLiteConnection) throws(EventLogError) {
-        let blocks = try connection.statement("DELETE FROM blocks WHERE stream_id = ?")
-        blocks.bind(1, state.id)
+        let blocks = try connection.statement("DELETE FROM blocks WHERE block_key BETWEEN ? AND ?")
+        blocks.bind(1, BlockStore.key(state.id, 0))
+        blocks.bind(2, BlockStore.key(state.id, BlockStore.maximumSequence))
         try blocks.run()
         let stream = try connection.statement("DELETE FROM streams WHERE id = ?")
         stream.bind(1, state.id)

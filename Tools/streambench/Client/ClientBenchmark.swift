@@ -14,7 +14,7 @@ struct ClientBenchmark {
     init(_ arguments: Arguments) { self.arguments = arguments }
 
     private struct Figures {
-        var roundTrip: [Double] = [], publish: [Double] = [], replay: [Double] = []
+        var ping: [Double] = [], roundTrip: [Double] = [], publish: [Double] = [], replay: [Double] = []
         var latencyP50: [Double] = [], latencyP99: [Double] = [], fanOut: [Double] = [], fanOutPublish: [Double] = []
         var resident: [Double] = [], peak: [Double] = []
     }
@@ -34,6 +34,7 @@ struct ClientBenchmark {
             defer { daemon.stop() }
 
             let client = try BenchSocket(path: daemon.socketPath)
+            if runs("ping") { figures.ping.append(try pingRoundTrip(client)) }
             if runs("rtt") { figures.roundTrip.append(try roundTrip(client, payload: payload)) }
             if runs("publish") || runs("replay") { figures.publish.append(try publish(client, payload: payload)) }
             if runs("replay") { figures.replay.append(try replay(daemon.socketPath, expected: arguments.events + (runs("rtt") ? Self.roundTrips + 1 : 0))) }
@@ -52,6 +53,7 @@ struct ClientBenchmark {
             figures.peak.append(memory.peak)
         }
         let lines: [(String, [Double], String, String)] = [
+            ("ping", figures.ping, "us", "PING round trip, the transport alone, \(Self.roundTrips) round trips"),
             ("rtt", figures.roundTrip, "us", "one publish at a time, \(Self.roundTrips) round trips"),
             ("publish", figures.publish, "events/s", "window \(Self.window), acknowledged after commit"),
             ("replay", figures.replay, "events/s", "late reader from the start"),
@@ -74,6 +76,16 @@ struct ClientBenchmark {
         let start = monotonicNanoseconds()
         for _ in 0..<Self.roundTrips {
             guard case .published = try client.request(message) else { throw BenchFailure("a round trip failed") }
+        }
+        return Double(monotonicNanoseconds() - start) / 1_000 / Double(Self.roundTrips)
+    }
+
+    /// Microseconds per `PING` answered: the socket, the codec and the daemon's dispatch, no log.
+    private func pingRoundTrip(_ client: BenchSocket) throws -> Double {
+        _ = try client.request(.ping(nonce: 0))
+        let start = monotonicNanoseconds()
+        for nonce in 0..<UInt64(Self.roundTrips) {
+            guard case .pong = try client.request(.ping(nonce: nonce)) else { throw BenchFailure("a ping failed") }
         }
         return Double(monotonicNanoseconds() - start) / 1_000 / Double(Self.roundTrips)
     }
