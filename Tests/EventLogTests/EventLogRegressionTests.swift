@@ -166,9 +166,9 @@ import Testing
         try log.createStream("bad")
         for index in 0..<3 { try log.append(samplePayload(index), to: "bad") }
         log.close()
-        // Damage: the catalog says "bad" ends at 1, but a block holds 1...3 (verify reports it).
+        // Damage: a block of "bad" sits under the key its next append needs (verify reports it).
         let raw = try SQLiteConnection(path: dir.file(), readOnly: false, create: false, busyTimeoutMilliseconds: 1000)
-        try raw.execute("UPDATE streams SET last_seq = 1 WHERE name = 'bad'")
+        try raw.execute("UPDATE blocks SET block_key = block_key + 1 WHERE last_seq = 3 AND stream_id = (SELECT id FROM streams WHERE name = 'bad')")
         let reopened = try EventLog(path: dir.file())
         // Hold the writer so that both appends land in one commit.
         let started = DispatchSemaphore(value: 0)

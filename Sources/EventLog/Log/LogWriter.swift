@@ -11,6 +11,12 @@ final class LogWriter {
     private let deflater: Deflater
     private var framer: BlockFramer
     private var cache: [String: StreamState] = [:]
+    /// Blocks each cached stream committed since its catalog row's positions were last written; a
+    /// stream missing here is written at its next commit.
+    private var unsavedBlocks: [String: Int] = [:]
+    /// Appends write the catalog row at most every this many blocks (or when retention or a terminal
+    /// event changes it), so most commits write one page; loads add the blocks after the row.
+    static let unsavedBlockLimit = 128
     private var dataVersion: Int64 = -1
 
     init(connection: SQLiteConnection, options: EventLogOptions, observers: AppendObservers) throws(EventLogError) {
@@ -68,14 +74,14 @@ final class LogWriter {
         do {
             // Another connection committed since our last transaction: the catalog cache may be stale.
             let version = try connection.integer("PRAGMA data_version")
-            if version != dataVersion { cache.removeAll() }
+            if version != dataVersion { forgetAll() }
             let result = try body()
             try connection.statement("COMMIT").run()
             dataVersion = version
             return result
         } catch {
             if connection.inTransaction { try? connection.execute("ROLLBACK") }
-            cache.removeAll()
+            forgetAll()
             throw error as? EventLogError ?? EventLogError(.io, "\(error)", path: connection.path)
         }
     }
@@ -96,7 +102,16 @@ final class LogWriter {
     func now() -> Int64 { options.clock() }
 
     func remember(_ state: StreamState) { cache[state.name] = state }
-    func forget(_ name: String) { cache[name] = nil }
+
+    func forget(_ name: String) {
+        cache[name] = nil
+        unsavedBlocks[name] = nil
+    }
+
+    private func forgetAll() {
+        cache.removeAll()
+        unsavedBlocks.removeAll()
+    }
 
     // MARK: Group commit
 
@@ -114,6 +129,7 @@ final class LogWriter {
         var touched: [String: StreamState] = [:]
         var order: [String] = []
         var perStream: [String: [Int]] = [:]
+        var unsavedAfterCommit: [String: Int] = [:]
         let now = self.now()
         let outcome: Result<Void, EventLogError>
         do {
@@ -149,9 +165,18 @@ final class LogWriter {
                 for name in order {
                     guard var state = touched[name] else { continue }
                     func write() throws {
-                        try writeBlocks(perStream[name]?.map { accepted[$0] } ?? [], into: &state)
+                        let before = try stream(name)
+                        let blocks = try writeBlocks(perStream[name]?.map { accepted[$0] } ?? [], into: &state)
                         try applyRetention(&state, now: now)
-                        try StreamCatalog.updatePositions(state, on: connection)
+                        let unsaved = (unsavedBlocks[name] ?? Self.unsavedBlockLimit) + blocks
+                        if unsaved >= Self.unsavedBlockLimit || state.firstSequence != before.firstSequence
+                            || state.terminal != before.terminal
+                        {
+                            try StreamCatalog.updatePositions(state, on: connection)
+                            unsavedAfterCommit[name] = 0
+                        } else {
+                            unsavedAfterCommit[name] = unsaved
+                        }
                     }
                     guard order.count > 1 else {
                         try write()
@@ -181,6 +206,7 @@ final class LogWriter {
         switch outcome {
         case .success:
             for state in touched.values { remember(state) }
+            for (name, count) in unsavedAfterCommit { unsavedBlocks[name] = count }
             for name in failedStreams.keys { forget(name) }
             let committed = accepted.filter { failedStreams[$0.request.stream] == nil }
             // Observers are queued before the acks, so once an append returns its commit is on its way to them.
@@ -223,14 +249,15 @@ final class LogWriter {
         }
     }
 
-    /// Frames the accepted events of one stream into blocks and inserts them.
-    private func writeBlocks(_ items: [Accepted], into state: inout StreamState) throws {
+    /// Frames the accepted events of one stream into blocks and inserts them; returns how many.
+    private func writeBlocks(_ items: [Accepted], into state: inout StreamState) throws -> Int {
+        var inserted = 0
         var header: BlockHeader?
         for item in items {
             var sequence = item.receipt.firstSequence
             if let encoded = item.request.encoded {
                 if let open = header {
-                    try flush(open, into: &state)
+                    try flush(open, into: &state, counting: &inserted)
                     header = nil
                 }
                 for block in encoded {
@@ -241,6 +268,7 @@ final class LogWriter {
                     try block.bytes.withUnsafeBytes { bytes in
                         try BlockStore.insert(streamID: state.id, header: header, payload: bytes, on: connection)
                     }
+                    inserted += 1
                     state.storedBytes += Int64(block.bytes.count)
                     sequence += UInt64(block.count)
                 }
@@ -251,7 +279,7 @@ final class LogWriter {
                 if let open = header,
                     open.count >= options.maximumEventsPerBlock || framer.bytes.count + framed > options.maximumBlockBytes
                 {
-                    try flush(open, into: &state)
+                    try flush(open, into: &state, counting: &inserted)
                     header = nil
                 }
                 if header == nil {
@@ -269,10 +297,12 @@ final class LogWriter {
                 sequence += 1
             }
         }
-        if let open = header { try flush(open, into: &state) }
+        if let open = header { try flush(open, into: &state, counting: &inserted) }
+        return inserted
     }
 
-    private func flush(_ open: BlockHeader, into state: inout StreamState) throws {
+    private func flush(_ open: BlockHeader, into state: inout StreamState, counting inserted: inout Int) throws {
+        inserted += 1
         var header = open
         header.rawSize = framer.bytes.count
         let stored = try framer.bytes.withUnsafeBytes { raw -> Int in

@@ -30,7 +30,11 @@ enum StreamCatalog {
         let statement = try connection.statement("SELECT \(columns) FROM streams WHERE name = ?")
         defer { statement.reset() }
         statement.bind(1, name)
-        return try statement.step() ? row(statement) : nil
+        guard try statement.step() else { return nil }
+        var state = row(statement)
+        statement.reset()
+        try addUnsavedBlocks(to: &state, on: connection)
+        return state
     }
 
     static func loadAll(on connection: SQLiteConnection) throws(EventLogError) -> [StreamState] {
@@ -47,6 +51,8 @@ enum StreamCatalog {
         defer { statement.reset() }
         var result: [StreamState] = []
         while try statement.step() { result.append(row(statement)) }
+        statement.reset()
+        for index in result.indices { try addUnsavedBlocks(to: &result[index], on: connection) }
         return result
     }
 
@@ -83,6 +89,22 @@ enum StreamCatalog {
         bindPolicy(state.policy, statement, from: 1)
         statement.bind(6, state.id)
         try statement.run()
+    }
+
+    /// Adds the blocks committed after the row's positions were last written: appends write the row
+    /// only every so many blocks (`LogWriter.unsavedBlockLimit`), so the row plus these is the stream.
+    /// Retention and terminal events always write the row, so these blocks only extend the stream.
+    private static func addUnsavedBlocks(to state: inout StreamState, on connection: SQLiteConnection) throws(EventLogError) {
+        guard state.lastSequence < BlockStore.maximumSequence else { return }
+        let statement = try connection.statement(
+            "SELECT count(*), max(last_seq), max(last_ts), coalesce(sum(length(payload)), 0) FROM blocks WHERE block_key BETWEEN ? AND ?")
+        defer { statement.reset() }
+        statement.bind(1, BlockStore.key(state.id, state.lastSequence + 1))
+        statement.bind(2, BlockStore.key(state.id, BlockStore.maximumSequence))
+        guard try statement.step(), statement.int64(0) > 0 else { return }
+        state.lastSequence = UInt64(max(0, statement.int64(1)))
+        state.lastTimestamp = max(state.lastTimestamp, statement.int64(2))
+        state.storedBytes += statement.int64(3)
     }
 
     static func updatePositions(_ state: StreamState, on connection: SQLiteConnection) throws(EventLogError) {
