@@ -64,13 +64,19 @@ import Testing
         #expect(try log.verify().problems.count >= 1)
     }
 
-    @Test func verifyFindsGapsAndCatalogDisagreements() throws {
-        let dir = TemporaryDirectory()
+    /// A log whose stream "s" holds 20 events in four blocks of five.
+    private func fourBlocks(in dir: TemporaryDirectory) throws -> EventLog {
         var options = EventLogOptions()
         options.maximumEventsPerBlock = 5
         let log = try EventLog(path: dir.file(), options: options)
         try log.createStream("s")
         try log.append(contentsOf: (0..<20).map(samplePayload), to: "s")
+        return log
+    }
+
+    @Test func verifyFindsGapsAndCatalogDisagreements() throws {
+        let dir = TemporaryDirectory()
+        let log = try fourBlocks(in: dir)
         try rawSQL(dir.file(), "DELETE FROM blocks WHERE first_seq = 6")
         let report = try log.verify()
         #expect(report.problems.contains { $0.sequences == 6...10 && $0.message.contains("missing") }, "\(report)")
@@ -79,11 +85,7 @@ import Testing
 
     @Test func verifyFindsABlockStoredUnderAnotherKey() throws {
         let dir = TemporaryDirectory()
-        var options = EventLogOptions()
-        options.maximumEventsPerBlock = 5
-        let log = try EventLog(path: dir.file(), options: options)
-        try log.createStream("s")
-        try log.append(contentsOf: (0..<20).map(samplePayload), to: "s")
+        let log = try fourBlocks(in: dir)
         #expect(try log.verify().isClean)
         // A block whose key says another sequence is not where reads look for it.
         try rawSQL(dir.file(), "UPDATE blocks SET block_key = block_key + 100 WHERE first_seq = 6")
