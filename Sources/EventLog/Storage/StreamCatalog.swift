@@ -56,22 +56,24 @@ enum StreamCatalog {
         return result
     }
 
-    /// The smallest id no stream has: ids are reused after deletion, so they stay as small as the
-    /// number of streams (block keys hold them in 20 bits).
-    private static let smallestFreeID = """
-        SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM streams WHERE id = 1) THEN 1
+    /// The id for a new stream: one past the largest, as SQLite would pick, or, once that would not
+    /// fit the 20 bits block keys hold, the smallest id no stream has.
+    private static let nextID = """
+        SELECT CASE WHEN coalesce(max(id), 0) < \(BlockStore.streamIDLimit - 1) THEN coalesce(max(id), 0) + 1
+            WHEN NOT EXISTS (SELECT 1 FROM streams WHERE id = 1) THEN 1
             ELSE (SELECT min(id) + 1 FROM streams AS s WHERE NOT EXISTS (SELECT 1 FROM streams WHERE id = s.id + 1)) END
+        FROM streams
         """
 
     static func insert(_ name: String, policy: StreamPolicy, now: Int64, on connection: SQLiteConnection) throws(EventLogError) -> StreamState {
         let statement = try connection.statement(
-            "INSERT INTO streams (id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, created_us) VALUES ((\(smallestFreeID)), ?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO streams (id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, created_us) VALUES ((\(nextID)), ?, ?, ?, ?, ?, ?, ?)")
         statement.bind(1, name)
         bindPolicy(policy, statement, from: 2)
         statement.bind(7, now)
         try statement.run()
         let id = sqlite3LastInsertRowID(connection)
-        // Block keys hold the stream id in their top 20 bits; ids are reused, so this means a million live streams.
+        // Block keys hold the stream id in their top 20 bits: this means a million streams at once.
         guard id < BlockStore.streamIDLimit else {
             throw EventLogError(
                 .invalidArgument,
