@@ -20,6 +20,10 @@ import Testing
         #expect(bySequence.contains("USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)"), "\(bySequence)")
         #expect(!bySequence.contains("TEMP B-TREE"))
         #expect(try connection.integer("SELECT count(*) FROM sqlite_master WHERE type = 'index'") == 1, "only streams' UNIQUE name")
+        // Loading a stream adds its blocks past the row: key ranges too, never a scan of blocks.
+        let load = try plan(connection, "SELECT \(StreamCatalog.columns) FROM streams WHERE name = ?")
+        #expect(!load.contains("SCAN blocks"), "\(load)")
+        #expect(load.components(separatedBy: "SEARCH blocks USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)").count == 4, "\(load)")
     }
 
     @Test func blockKeysOrderBlocksByStreamThenSequence() {

@@ -23,18 +23,25 @@ struct StreamState: Sendable, Equatable {
 ///
 /// Thread-safety: stateless; callers own the connection.
 enum StreamCatalog {
-    private static let columns =
-        "id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, first_seq, last_seq, last_ts, stored_bytes, terminal_kind, created_us"
+    /// The row's columns, then three over the blocks committed after the row's positions were last
+    /// written (appends write them only every so many blocks, see `LogWriter.unsavedBlockLimit`):
+    /// their last sequence, last timestamp and stored bytes. One statement, so one read snapshot.
+    /// Retention and terminal events always write the row, so these blocks only extend the stream.
+    static let columns = """
+        id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, first_seq, last_seq, last_ts, stored_bytes,
+        terminal_kind, created_us, \(unsaved("max(last_seq)")), \(unsaved("max(last_ts)")), \(unsaved("sum(length(payload))"))
+        """
+
+    private static func unsaved(_ aggregate: String) -> String {
+        let base = BlockStore.key(1, 0)
+        return "(SELECT \(aggregate) FROM blocks WHERE block_key BETWEEN streams.id * \(base) + streams.last_seq + 1 AND streams.id * \(base) + \(base - 1))"
+    }
 
     static func load(_ name: String, on connection: SQLiteConnection) throws(EventLogError) -> StreamState? {
         let statement = try connection.statement("SELECT \(columns) FROM streams WHERE name = ?")
         defer { statement.reset() }
         statement.bind(1, name)
-        guard try statement.step() else { return nil }
-        var state = row(statement)
-        statement.reset()
-        try addUnsavedBlocks(to: &state, on: connection)
-        return state
+        return try statement.step() ? row(statement) : nil
     }
 
     static func loadAll(on connection: SQLiteConnection) throws(EventLogError) -> [StreamState] {
@@ -51,8 +58,6 @@ enum StreamCatalog {
         defer { statement.reset() }
         var result: [StreamState] = []
         while try statement.step() { result.append(row(statement)) }
-        statement.reset()
-        for index in result.indices { try addUnsavedBlocks(to: &result[index], on: connection) }
         return result
     }
 
@@ -93,22 +98,6 @@ enum StreamCatalog {
         try statement.run()
     }
 
-    /// Adds the blocks committed after the row's positions were last written: appends write the row
-    /// only every so many blocks (`LogWriter.unsavedBlockLimit`), so the row plus these is the stream.
-    /// Retention and terminal events always write the row, so these blocks only extend the stream.
-    private static func addUnsavedBlocks(to state: inout StreamState, on connection: SQLiteConnection) throws(EventLogError) {
-        guard state.lastSequence < BlockStore.maximumSequence else { return }
-        let statement = try connection.statement(
-            "SELECT count(*), max(last_seq), max(last_ts), coalesce(sum(length(payload)), 0) FROM blocks WHERE block_key BETWEEN ? AND ?")
-        defer { statement.reset() }
-        statement.bind(1, BlockStore.key(state.id, state.lastSequence + 1))
-        statement.bind(2, BlockStore.key(state.id, BlockStore.maximumSequence))
-        guard try statement.step(), statement.int64(0) > 0 else { return }
-        state.lastSequence = UInt64(max(0, statement.int64(1)))
-        state.lastTimestamp = max(state.lastTimestamp, statement.int64(2))
-        state.storedBytes += statement.int64(3)
-    }
-
     static func updatePositions(_ state: StreamState, on connection: SQLiteConnection) throws(EventLogError) {
         let statement = try connection.statement(
             "UPDATE streams SET first_seq = ?, last_seq = ?, last_ts = ?, stored_bytes = ?, terminal_kind = ? WHERE id = ?")
@@ -147,10 +136,16 @@ enum StreamCatalog {
             maxAge: statement.optionalInt64(3).map { .microseconds($0) },
             maxBytes: statement.optionalInt64(4),
             replay: replay.kind == .streamDefault ? .allRetained : replay)
-        return StreamState(
+        var state = StreamState(
             id: statement.int64(0), name: statement.text(1), policy: policy,
             firstSequence: UInt64(max(0, statement.int64(7))), lastSequence: UInt64(max(0, statement.int64(8))),
             lastTimestamp: statement.int64(9), storedBytes: statement.int64(10),
             terminal: UInt8(truncatingIfNeeded: statement.int64(11)), created: statement.int64(12))
+        if let last = statement.optionalInt64(13) {
+            state.lastSequence = UInt64(max(0, last))
+            state.lastTimestamp = max(state.lastTimestamp, statement.int64(14))
+            state.storedBytes += statement.int64(15)
+        }
+        return state
     }
 }
