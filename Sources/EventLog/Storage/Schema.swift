@@ -69,14 +69,23 @@ CREATE TABLE blocks (
         let start = current.range(of: "CREATE TABLE blocks (")!
         let end = current.range(of: ") STRICT;", range: start.upperBound..<current.endIndex)!
         let table = "CREATE TABLE blocks_v2 (" + current[start.upperBound..<end.upperBound]
+        // Version 1 gave each new stream one past the largest id, so a log that kept creating streams
+        // and deleting old ones can hold ids past the 20 bits a key has: then every id (blocks of no
+        // stream too, which stay orphans) is renumbered 1, 2, 3, ... in the same order.
         return table + """
 
+            CREATE TEMP TABLE stream_ids AS
+                SELECT old, CASE WHEN max(old) OVER () < \(BlockStore.streamIDLimit) THEN old ELSE row_number() OVER (ORDER BY old) END AS new
+                FROM (SELECT id AS old FROM streams UNION SELECT stream_id FROM blocks);
             INSERT INTO blocks_v2
-                SELECT stream_id * 8796093022208 + last_seq, stream_id, first_seq, last_seq, first_ts, last_ts,
+                SELECT new * 8796093022208 + last_seq, new, first_seq, last_seq, first_ts, last_ts,
                        count, codec, raw_size, crc32, payload
-                FROM blocks ORDER BY stream_id, last_seq;
+                FROM blocks JOIN temp.stream_ids ON old = stream_id ORDER BY new, last_seq;
             DROP TABLE blocks;
             ALTER TABLE blocks_v2 RENAME TO blocks;
+            UPDATE streams SET id = -id WHERE id IN (SELECT old FROM temp.stream_ids WHERE new != old);
+            UPDATE streams SET id = (SELECT new FROM temp.stream_ids WHERE old = -streams.id) WHERE id < 0;
+            DROP TABLE temp.stream_ids;
             """
     }
 
