@@ -119,16 +119,18 @@ enum BlockStore {
 
     /// Deletes the stream's blocks that end before `sequence`; returns their stored bytes.
     static func deleteBlocks(streamID: Int64, before sequence: UInt64, on connection: SQLiteConnection) throws(EventLogError) -> Int64 {
+        guard sequence > 0 else { return 0 }
+        // An inclusive bound: `key` clamps, so "before maximumSequence + 1" must still reach the block ending there.
         let sum = try connection.statement(
-            "SELECT coalesce(sum(length(payload)), 0) FROM blocks WHERE block_key >= ? AND block_key < ?")
+            "SELECT coalesce(sum(length(payload)), 0) FROM blocks WHERE block_key BETWEEN ? AND ?")
         sum.bind(1, key(streamID, 0))
-        sum.bind(2, key(streamID, sequence))
+        sum.bind(2, key(streamID, sequence - 1))
         let bytes = try sum.step() ? sum.int64(0) : 0
         sum.reset()
         guard bytes > 0 else { return 0 }
-        let delete = try connection.statement("DELETE FROM blocks WHERE block_key >= ? AND block_key < ?")
+        let delete = try connection.statement("DELETE FROM blocks WHERE block_key BETWEEN ? AND ?")
         delete.bind(1, key(streamID, 0))
-        delete.bind(2, key(streamID, sequence))
+        delete.bind(2, key(streamID, sequence - 1))
         try delete.run()
         return bytes
     }
