@@ -1,8 +1,8 @@
 import Testing
 @testable import EventLog
 
-/// The catalog ids of the log's streams by name, read with a connection of its own.
-private func streamIDs(_ path: String) throws -> [String: Int64] {
+/// The catalog ids of the log's streams by name, read with a connection of its own (tests only).
+func catalogStreamIDs(_ path: String) throws -> [String: Int64] {
     let connection = try SQLiteConnection(path: path, readOnly: true, create: false, busyTimeoutMilliseconds: 2_000)
     let statement = try connection.statement("SELECT name, id FROM streams")
     defer { statement.reset() }
@@ -23,12 +23,12 @@ private func streamIDs(_ path: String) throws -> [String: Int64] {
         try log.append(contentsOf: (10..<30).map(samplePayload), to: "b")
         try log.append(contentsOf: (30..<37).map(samplePayload), to: "c")
         try log.append(samplePayload(99), to: "b")
-        let before = try streamIDs(dir.file())
+        let before = try catalogStreamIDs(dir.file())
         #expect(Set(before.values).count == 3)
 
         try log.deleteStream("b")
         try log.createStream("d")
-        let after = try streamIDs(dir.file())
+        let after = try catalogStreamIDs(dir.file())
         #expect(after["d"] == before["b"], "the smallest free id is b's")
         #expect(after["a"] == before["a"] && after["c"] == before["c"])
 
@@ -56,7 +56,7 @@ private func streamIDs(_ path: String) throws -> [String: Int64] {
             try log.createStream("s\(index)")
             try log.append(samplePayload(index), to: "s\(index)")
         }
-        let first = try streamIDs(dir.file())
+        let first = try catalogStreamIDs(dir.file())
         #expect(Set(first.values) == Set(1...6))
         // Free 1, 3 and 4: new streams fill them lowest first, then go past the top.
         for name in ["s1", "s3", "s4"] { try log.deleteStream(name) }
@@ -65,13 +65,13 @@ private func streamIDs(_ path: String) throws -> [String: Int64] {
         for (name, id) in [("n1", Int64(1)), ("n2", 3), ("n3", 4), ("n4", 7)] {
             try log.createStream(name)
             expected[name] = id
-            #expect(try streamIDs(dir.file()) == expected, "after creating \(name)")
+            #expect(try catalogStreamIDs(dir.file()) == expected, "after creating \(name)")
             #expect(try log.readAll(name).isEmpty, "\(name) starts empty")
         }
         // A recreated name starts again at sequence 1, under whatever id is free.
         try log.deleteStream("s6")
         try log.createStream("s6")
-        #expect(try streamIDs(dir.file())["s6"] == 6)
+        #expect(try catalogStreamIDs(dir.file())["s6"] == 6)
         #expect(try log.readAll("s6").isEmpty)
         #expect(try log.append([9], to: "s6").firstSequence == 1)
         for name in ["s2", "s5"] { #expect(try log.readAll(name).count == 1) }
