@@ -15,7 +15,7 @@ extension EventLog {
             let pageSize = 32
             while true {
                 var stop = false
-                let rows = try BlockStore.blocks(streamID: state.id, atOrAfter: next, limit: pageSize, on: reader.connection) {
+                let rows = try BlockStore.blocks(of: state, atOrAfter: next, limit: pageSize, on: reader.connection) {
                     header, stored, rowFirst, rowLast in
                     guard let header else {
                         throw EventLogError(
@@ -144,7 +144,7 @@ public final class EventCursor {
     private func fill() throws {
         let from = position
         let name = stream.name, path = log.path
-        _ = try BlockStore.blocks(streamID: stream.id, atOrAfter: from, limit: 1, on: reader.connection) {
+        _ = try BlockStore.blocks(of: stream, atOrAfter: from, limit: 1, on: reader.connection) {
             header, stored, rowFirst, rowLast in
             guard let header else {
                 throw EventLogError(

@@ -49,7 +49,7 @@ extension EventLog {
         while true {
             let from = expected ?? 0
             var rows = 0
-            _ = try BlockStore.blocks(streamID: state.id, atOrAfter: from, limit: 64, on: reader.connection) {
+            _ = try BlockStore.blocks(of: state, atOrAfter: from, limit: 64, on: reader.connection) {
                 header, stored, rowFirst, rowLast in
                 rows += 1
                 blockCount += 1

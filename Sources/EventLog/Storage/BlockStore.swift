@@ -47,18 +47,28 @@ enum BlockStore {
             crc: UInt32(truncatingIfNeeded: statement.int64(offset + 7)))
     }
 
-    /// Calls `body` with up to `limit` blocks of the stream whose last sequence is ≥ `sequence`, in
-    /// order; returns how many rows it saw. Each call is its own read snapshot.
+    /// Calls `body` with up to `limit` blocks of `stream` whose last sequence is ≥ `sequence`, in
+    /// order; returns how many rows it saw. Each call is its own read snapshot, and sees no block once
+    /// the stream has been deleted.
     static func blocks(
-        streamID: Int64, atOrAfter sequence: UInt64, limit: Int, on connection: SQLiteConnection,
+        of stream: StreamState, atOrAfter sequence: UInt64, limit: Int, on connection: SQLiteConnection,
         _ body: (BlockHeader?, UnsafeRawBufferPointer, _ rowFirst: Int64, _ rowLast: Int64) throws -> Bool
     ) throws -> Int {
-        let statement = try connection.statement(
-            "SELECT \(headerColumns), payload FROM blocks WHERE block_key BETWEEN ? AND ? ORDER BY block_key LIMIT ?")
+        // Stream ids are reused: a reader paging through a stream that was deleted meanwhile would go on
+        // into the blocks of the next stream given its id, so each page checks, in its own snapshot,
+        // that the id still names the same stream (one primary-key lookup per page).
+        let statement = try connection.statement("""
+            SELECT \(headerColumns), payload FROM blocks WHERE block_key BETWEEN ?1 AND ?2
+                AND EXISTS (SELECT 1 FROM streams WHERE id = ?4 AND name = ?5 AND created_us = ?6)
+            ORDER BY block_key LIMIT ?3
+            """)
         defer { statement.reset() }
-        statement.bind(1, key(streamID, sequence))
-        statement.bind(2, key(streamID, maximumSequence))
+        statement.bind(1, key(stream.id, sequence))
+        statement.bind(2, key(stream.id, maximumSequence))
         statement.bind(3, Int64(limit))
+        statement.bind(4, stream.id)
+        statement.bind(5, stream.name)
+        statement.bind(6, stream.created)
         var rows = 0
         while try statement.step() {
             rows += 1

@@ -61,18 +61,16 @@ enum StreamCatalog {
         return result
     }
 
-    /// The id for a new stream: one past the largest, as SQLite would pick, or, once that would not
-    /// fit the 20 bits block keys hold, the smallest id no stream has.
-    private static let nextID = """
-        SELECT CASE WHEN coalesce(max(id), 0) < \(BlockStore.streamIDLimit - 1) THEN coalesce(max(id), 0) + 1
-            WHEN NOT EXISTS (SELECT 1 FROM streams WHERE id = 1) THEN 1
+    /// The smallest id no stream has: block keys hold ids in 20 bits, and reusing ids keeps them as
+    /// small as the number of streams. (Reads check, page by page, that an id still names their stream.)
+    private static let smallestFreeID = """
+        SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM streams WHERE id = 1) THEN 1
             ELSE (SELECT min(id) + 1 FROM streams AS s WHERE NOT EXISTS (SELECT 1 FROM streams WHERE id = s.id + 1)) END
-        FROM streams
         """
 
     static func insert(_ name: String, policy: StreamPolicy, now: Int64, on connection: SQLiteConnection) throws(EventLogError) -> StreamState {
         let statement = try connection.statement(
-            "INSERT INTO streams (id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, created_us) VALUES ((\(nextID)), ?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO streams (id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, created_us) VALUES ((\(smallestFreeID)), ?, ?, ?, ?, ?, ?, ?)")
         statement.bind(1, name)
         bindPolicy(policy, statement, from: 2)
         statement.bind(7, now)
