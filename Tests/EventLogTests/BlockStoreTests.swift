@@ -15,8 +15,7 @@ import Testing
         let dir = TemporaryDirectory()
         _ = try EventLog(path: dir.file())
         let connection = try SQLiteConnection(path: dir.file(), readOnly: true, create: false, busyTimeoutMilliseconds: 100)
-        let bySequence = try plan(connection,
-            "SELECT \(BlockStore.headerColumns), payload FROM blocks WHERE block_key BETWEEN ? AND ? ORDER BY block_key LIMIT ?")
+        let bySequence = try plan(connection, BlockStore.blocksOfStreamSQL)
         #expect(bySequence.contains("USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)"), "\(bySequence)")
         #expect(!bySequence.contains("TEMP B-TREE"))
         #expect(try connection.integer("SELECT count(*) FROM sqlite_master WHERE type = 'index'") == 1, "only streams' UNIQUE name")

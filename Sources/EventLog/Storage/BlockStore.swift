@@ -47,6 +47,13 @@ enum BlockStore {
             crc: UInt32(truncatingIfNeeded: statement.int64(offset + 7)))
     }
 
+    /// The query `blocks(of:atOrAfter:limit:on:_:)` runs.
+    static let blocksOfStreamSQL = """
+        SELECT \(headerColumns), payload FROM blocks WHERE block_key BETWEEN ?1 AND ?2
+            AND EXISTS (SELECT 1 FROM streams WHERE id = ?4 AND name = ?5 AND created_us = ?6)
+        ORDER BY block_key LIMIT ?3
+        """
+
     /// Calls `body` with up to `limit` blocks of `stream` whose last sequence is ≥ `sequence`, in
     /// order; returns how many rows it saw. Each call is its own read snapshot, and sees no block once
     /// the stream has been deleted.
@@ -57,11 +64,7 @@ enum BlockStore {
         // Stream ids are reused: a reader paging through a stream that was deleted meanwhile would go on
         // into the blocks of the next stream given its id, so each page checks, in its own snapshot,
         // that the id still names the same stream (one primary-key lookup per page).
-        let statement = try connection.statement("""
-            SELECT \(headerColumns), payload FROM blocks WHERE block_key BETWEEN ?1 AND ?2
-                AND EXISTS (SELECT 1 FROM streams WHERE id = ?4 AND name = ?5 AND created_us = ?6)
-            ORDER BY block_key LIMIT ?3
-            """)
+        let statement = try connection.statement(blocksOfStreamSQL)
         defer { statement.reset() }
         statement.bind(1, key(stream.id, sequence))
         statement.bind(2, key(stream.id, maximumSequence))
