@@ -24,6 +24,8 @@ public final class EventLog: Sendable {
     private let writerFinished = DispatchSemaphore(value: 0)
     /// The writer, for synchronous appenders that lead a commit; nil for a read-only log.
     private let writer: WriterHandle?
+    /// Checkpoints the WAL beside the writer; nil for a read-only log.
+    private let checkpointer: BackgroundCheckpointer?
     private let closed = Atomic<Bool>(false)
     /// False when init failed or the log is read-only: then there is no writer thread to wait for.
     private let writerStarted = Atomic<Bool>(false)
@@ -61,11 +63,17 @@ public final class EventLog: Sendable {
         if options.readOnly {
             queue.close()
             writer = nil
+            checkpointer = nil
             return
         }
         try EventLog.configureWriter(connection, options: options)
         let writer = WriterHandle(try LogWriter(connection: connection, options: options, observers: observers))
         self.writer = writer
+        // Last, so nothing after it can fail and leave its thread running.
+        let checkpointer = try BackgroundCheckpointer(
+            path: path, pages: options.checkpointPages, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+        checkpointer.watch(connection)
+        self.checkpointer = checkpointer
         let queue = self.queue, finished = writerFinished
         let thread = Thread {
             writer.writer?.run(queue)
@@ -85,7 +93,6 @@ public final class EventLog: Sendable {
                 path: connection.path)
         }
         try connection.execute("PRAGMA synchronous = \(options.durability.synchronous)")
-        try connection.execute("PRAGMA wal_autocheckpoint = \(options.checkpointPages)")
         if let pages = options.maximumPageCount { _ = try connection.integer("PRAGMA max_page_count = \(pages)") }
     }
 
@@ -100,6 +107,7 @@ public final class EventLog: Sendable {
             writerFinished.wait()
             writer?.release()
         }
+        checkpointer?.stop()
         observers.drain()
         readers.close()
     }
