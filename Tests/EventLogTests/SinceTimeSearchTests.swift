@@ -52,16 +52,27 @@ private func smallBlockOptions(_ clock: ManualClock) -> EventLogOptions {
     return clock.options(base)
 }
 
+/// A log with streams "before", "s" and "after", "s" written by `writeTimedStream`; keep it for as
+/// long as the log is used (it owns the directory).
+private struct TimedLog {
+    let dir = TemporaryDirectory()
+    let clock = ManualClock()
+    let log: EventLog
+
+    init(seed: UInt64, appends: Int) throws {
+        log = try EventLog(path: dir.file(), options: smallBlockOptions(clock))
+        for name in ["before", "s", "after"] { try log.createStream(name) }
+        var random = SeededGenerator(seed: seed)
+        try writeTimedStream(log, "s", neighbours: ["before", "after"], clock: clock, appends: appends, &random)
+    }
+}
+
 @Suite struct SinceTimeSearchTests {
     @Test(arguments: [UInt64(1), 2, 3])
     func readingSinceATimeStartsAtTheFirstEventStampedAtOrAfterIt(seed: UInt64) throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualClock()
-        let log = try EventLog(path: dir.file(), options: smallBlockOptions(clock))
+        let timed = try TimedLog(seed: seed, appends: 90)
+        let log = timed.log
         defer { log.close() }
-        for name in ["before", "s", "after"] { try log.createStream(name) }
-        var random = SeededGenerator(seed: seed)
-        try writeTimedStream(log, "s", neighbours: ["before", "after"], clock: clock, appends: 90, &random)
         let events = try log.readAll("s")
         let last = try #require(try log.streamInfo("s")).lastSequence
         try #require(events.count == Int(last))
@@ -82,13 +93,9 @@ private func smallBlockOptions(_ clock: ManualClock) -> EventLogOptions {
     }
 
     @Test func followingSinceATimeDeliversHistoryFromTheFirstEventStampedAtOrAfterIt() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualClock()
-        let log = try EventLog(path: dir.file(), options: smallBlockOptions(clock))
+        let timed = try TimedLog(seed: 17, appends: 40)
+        let log = timed.log
         defer { log.close() }
-        for name in ["before", "s", "after"] { try log.createStream(name) }
-        var random = SeededGenerator(seed: 17)
-        try writeTimedStream(log, "s", neighbours: ["before", "after"], clock: clock, appends: 40, &random)
         let events = try log.readAll("s")
         let last = try #require(try log.streamInfo("s")).lastSequence
         let times = probeTimes(events)
@@ -106,13 +113,9 @@ private func smallBlockOptions(_ clock: ManualClock) -> EventLogOptions {
 
     @Test(arguments: [UInt64(4), 5])
     func truncatingOlderThanATimeKeepsExactlyTheEventsStampedAtOrAfterIt(seed: UInt64) throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualClock()
-        let log = try EventLog(path: dir.file(), options: smallBlockOptions(clock))
+        let timed = try TimedLog(seed: seed, appends: 80)
+        let log = timed.log
         defer { log.close() }
-        for name in ["before", "s", "after"] { try log.createStream(name) }
-        var random = SeededGenerator(seed: seed)
-        try writeTimedStream(log, "s", neighbours: ["before", "after"], clock: clock, appends: 80, &random)
         let original = try log.readAll("s")
         let last = try #require(original.last).sequence
         // A cut inside the first blocks first, so the search runs with a first retained sequence past 1
@@ -141,23 +144,19 @@ private func smallBlockOptions(_ clock: ManualClock) -> EventLogOptions {
     }
 
     @Test func maxAgeRetentionDropsExactlyTheEventsStampedBeforeNowMinusTheAge() throws {
-        let dir = TemporaryDirectory()
-        let clock = ManualClock()
-        let log = try EventLog(path: dir.file(), options: smallBlockOptions(clock))
+        let timed = try TimedLog(seed: 6, appends: 60)
+        let log = timed.log
         defer { log.close() }
-        for name in ["before", "s", "after"] { try log.createStream(name) }
-        var random = SeededGenerator(seed: 6)
-        try writeTimedStream(log, "s", neighbours: ["before", "after"], clock: clock, appends: 60, &random)
         let original = try log.readAll("s")
         let last = try #require(original.last).sequence
         let age: Int64 = 3_600_000_000
-        clock.set(try #require(original.first).timestamp + age)
+        timed.clock.set(try #require(original.first).timestamp + age)
         #expect(try log.updatePolicy(of: "s", to: StreamPolicy(maxAge: .microseconds(age))).firstSequence == 1)
 
         var retained: UInt64 = 1
         let times = probeTimes(original).filter { $0 > Int64.min + age && $0 < Int64.max - age }
         for cutoff in stride(from: 0, to: times.count, by: 3).map({ times[$0] }) {
-            clock.set(cutoff + age)
+            timed.clock.set(cutoff + age)
             try log.enforceRetention()
             retained = max(retained, expectedStart(original, since: cutoff, end: last))
             #expect(try log.streamInfo("s")?.firstSequence == retained, "cutoff \(cutoff)")
