@@ -43,7 +43,7 @@ import Testing
 
     /// Starts the child, reads acknowledged ranges until `afterLines` arrived, SIGKILLs it, then
     /// reads what it printed before it died. Only whole lines count.
-    private func runAndKill(_ executable: String, arguments: [String], afterLines: Int) throws -> [ClosedRange<UInt64>] {
+    func runAndKill(_ executable: String, arguments: [String], afterLines: Int) throws -> [ClosedRange<UInt64>] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments

@@ -55,10 +55,13 @@ extension EventLog {
     }
 
     /// Copies the WAL into the database file and truncates the WAL, waiting for readers if needed
-    /// (the writer also checkpoints passively on its own as the WAL grows).
+    /// (a background thread also checkpoints passively as the WAL grows; this waits for its pass).
     public func checkpoint() throws {
+        let checkpointer = self.checkpointer
         try administer(transactional: false) { writer in
-            try writer.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try checkpointer?.betweenPasses { () throws(EventLogError) in
+                try writer.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            }
         }
     }
 }

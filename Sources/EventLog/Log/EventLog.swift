@@ -25,7 +25,7 @@ public final class EventLog: Sendable {
     /// The writer, for synchronous appenders that lead a commit; nil for a read-only log.
     private let writer: WriterHandle?
     /// Checkpoints the WAL beside the writer; nil for a read-only log.
-    private let checkpointer: BackgroundCheckpointer?
+    let checkpointer: BackgroundCheckpointer?
     private let closed = Atomic<Bool>(false)
     /// False when init failed or the log is read-only: then there is no writer thread to wait for.
     private let writerStarted = Atomic<Bool>(false)

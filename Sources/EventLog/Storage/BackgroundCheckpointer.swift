@@ -18,21 +18,21 @@ import Synchronization
 final class BackgroundCheckpointer: Sendable {
     /// The WAL size, in pages, that starts a background pass.
     let pages: Int32
-    private let connection: SQLiteConnection
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     /// A pass is requested or running: commits in the meantime do not queue more.
     private let passRequested = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
     /// Held for each pass, background or inline, so an inline one waits for the background one
-    /// instead of finding SQLite's checkpoint lock taken and copying nothing.
-    private let passing = Mutex(())
+    /// instead of finding SQLite's checkpoint lock taken and copying nothing. Holds the background
+    /// connection, which `stop` closes (nil from then on).
+    private let passing: Mutex<SQLiteConnection?>
 
     /// Opens the checkpointing connection to `path` and starts its thread.
     init(path: String, pages: Int32, busyTimeoutMilliseconds: Int32) throws(EventLogError) {
         self.pages = max(1, pages)
-        connection = try SQLiteConnection(
-            path: path, readOnly: false, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds)
+        passing = Mutex(try SQLiteConnection(
+            path: path, readOnly: false, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
         let thread = Thread { [self] in run() }
         thread.name = "streamd.eventlog.checkpointer"
         thread.start()
@@ -44,16 +44,23 @@ final class BackgroundCheckpointer: Sendable {
         sqlite3_wal_hook(writer.handle, walHook, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Ends the thread after any pass in progress.
+    /// Ends the thread after any pass in progress and closes its connection.
     func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         wake.signal()
         finished.wait()
     }
 
+    /// Runs `body` between passes: a checkpoint of another kind would find SQLite's checkpoint lock
+    /// taken by a pass and skip its work without an error.
+    func betweenPasses(_ body: () throws(EventLogError) -> Void) throws(EventLogError) {
+        try passing.withLock { (_: inout SQLiteConnection?) throws(EventLogError) in try body() }
+    }
+
     /// Called after each commit with the WAL's size in pages.
     fileprivate func walGrew(to walPages: Int32, on handle: OpaquePointer?, schema: UnsafePointer<CChar>?) {
-        if walPages >= 4 * pages {
+        // In Int: four times a huge threshold would overflow Int32.
+        if Int(walPages) >= 4 * Int(pages) {
             passing.withLock { _ in _ = sqlite3_wal_checkpoint_v2(handle, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
         } else if walPages >= pages, !passRequested.exchange(true, ordering: .acquiringAndReleasing) {
             wake.signal()
@@ -66,8 +73,10 @@ final class BackgroundCheckpointer: Sendable {
             if stopped.load(ordering: .acquiring) { break }
             passRequested.store(false, ordering: .releasing)
             // A failed pass (the database busy with another checkpoint, say) leaves the frames for the next.
-            passing.withLock { _ in _ = try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+            passing.withLock { connection in _ = try? connection?.execute("PRAGMA wal_checkpoint(PASSIVE)") }
         }
+        // Closed here, not when the log is freed: close() lets go of every file.
+        passing.withLock { $0 = nil }
         finished.signal()
     }
 }

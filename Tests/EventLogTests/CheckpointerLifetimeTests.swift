@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import EventLog
+
+/// The background checkpointer beside the edges of a log's life: extreme thresholds, an explicit
+/// `checkpoint()` racing a background pass, and `close()`.
+@Suite struct CheckpointerLifetimeTests {
+    private func size(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
+    }
+
+    /// The file descriptors of this process open on files under `directory`.
+    private func openFiles(under directory: String) -> [String] {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/" + $0) }
+            .filter { $0.hasPrefix(directory) }
+    }
+
+    @Test func aHugeCheckpointThresholdIsAcceptedAndAppendsWork() throws {
+        let dir = TemporaryDirectory()
+        var options = EventLogOptions()
+        options.checkpointPages = .max
+        let log = try EventLog(path: dir.file(), options: options)
+        try log.createStream("s")
+        for index in 0..<3 { try log.append(samplePayload(index), to: "s") }
+        #expect(try log.readAll("s").count == 3)
+        log.close()
+    }
+
+    @Test func checkpointEmptiesTheWALEvenWhileABackgroundPassRuns() throws {
+        let dir = TemporaryDirectory()
+        var options = EventLogOptions()
+        // Each commit adds about 50 pages to the emptied WAL: between the threshold and four times it,
+        // so it wakes the background thread, and checkpoint() keeps meeting its passes.
+        options.checkpointPages = 32
+        let log = try EventLog(path: dir.file(), options: options)
+        defer { log.close() }
+        try log.createStream("s")
+        for index in 0..<200 {
+            try log.append(incompressibleBytes(200_000, seed: UInt64(index + 1)), to: "s")
+            try log.checkpoint()
+            let wal = size(dir.file() + "-wal")
+            guard wal == 0 else {
+                Issue.record("after checkpoint() \(index + 1) the WAL still held \(wal) bytes")
+                return
+            }
+        }
+    }
+
+    @Test func closeLetsGoOfEveryFileEvenWhileTheLogIsStillReferenced() throws {
+        let dir = TemporaryDirectory()
+        var options = EventLogOptions()
+        options.checkpointPages = 4
+        let log = try EventLog(path: dir.file(), options: options)
+        try log.createStream("s")
+        let before = size(dir.file())
+        for index in 0..<20 { try log.append(incompressibleBytes(3_000, seed: UInt64(index + 1)), to: "s") }
+        // Wait for a background pass, so the checkpointer's connection has opened the database.
+        let deadline = Date().addingTimeInterval(10)
+        while size(dir.file()) < before + 4 * 4_096, Date() < deadline { usleep(2_000) }
+        try #require(size(dir.file()) >= before + 4 * 4_096, "no background pass ran")
+        log.close()
+        withExtendedLifetime(log) {
+            #expect(openFiles(under: dir.path).isEmpty, "still open after close(): \(openFiles(under: dir.path))")
+            #expect(!FileManager.default.fileExists(atPath: dir.file() + "-wal"), "close() left the WAL behind")
+        }
+    }
+}
