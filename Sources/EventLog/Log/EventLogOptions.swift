@@ -32,7 +32,7 @@ public struct EventLogOptions: Sendable {
     public var maximumEventBytes: Int = 16 * 1024 * 1024
     /// How long a connection waits for another process's lock before failing with `busy`.
     public var busyTimeoutMilliseconds: Int32 = 5_000
-    /// WAL pages after which a background thread checkpoints (copies the WAL into the database);
+    /// WAL pages (at least 1) after which a background thread checkpoints (copies the WAL into the database);
     /// at four times as many, the commit that finds them checkpoints itself.
     public var checkpointPages: Int32 = 1_000
     /// A hard limit on the database size in pages (SQLite `max_page_count`); nil leaves SQLite's.
