@@ -5,22 +5,13 @@ import Testing
 /// The WAL is copied into the database by a thread of its own, and stays bounded however steadily
 /// commits come.
 @Suite struct BackgroundCheckpointerTests {
-    private func size(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
-    }
-
     @Test func theWALIsCopiedIntoTheDatabaseBesideTheWriter() throws {
         let dir = TemporaryDirectory()
         var options = EventLogOptions()
         options.checkpointPages = 8
         let log = try EventLog(path: dir.file(), options: options)
         try log.createStream("s")
-        let before = size(dir.file())
-        // Incompressible events of 3 KB: each commit adds a page to the WAL.
-        for index in 0..<40 { try log.append(incompressibleBytes(3_000, seed: UInt64(index + 1)), to: "s") }
-        let deadline = Date().addingTimeInterval(10)
-        while size(dir.file()) < before + 20 * 4_096, Date() < deadline { usleep(2_000) }
-        #expect(size(dir.file()) >= before + 20 * 4_096, "the events never reached the database file")
+        #expect(try appendUntilCheckpointed(log, "s", count: 40, pages: 20), "the events never reached the database file")
         #expect(try log.readAll("s").count == 40)
         log.close()
         #expect(try EventLog(path: dir.file()).verify().isClean)
@@ -36,7 +27,7 @@ import Testing
         // The commit that finds 4 × 16 pages checkpoints itself, so the WAL starts over from about there
         // (a restart can miss while a background pass runs). With passes alone, it held 20 000 frames.
         let frame = 4_096 + 24
-        #expect(size(dir.file() + "-wal") <= 32 + 32 * 16 * frame, "the WAL grew to \(size(dir.file() + "-wal")) bytes")
+        #expect(fileSize(dir.file() + "-wal") <= 32 + 32 * 16 * frame, "the WAL grew to \(fileSize(dir.file() + "-wal")) bytes")
         #expect(try log.readAll("s").count == 20_000)
     }
 }

@@ -16,15 +16,7 @@ import Testing
             let acknowledged = try CrashSafetyTests().runAndKill(
                 child, arguments: [dir.file(), "4", round % 4 == 3 ? "full" : "normal", "2"], afterLines: killAfter)
             acknowledgedLast = max(acknowledgedLast, acknowledged.map(\.upperBound).max() ?? 0)
-            let log = try EventLog(path: dir.file())
-            defer { log.close() }
-            let info = try #require(try log.streamInfo("crash"), "round \(round): no stream")
-            #expect(info.lastSequence >= acknowledgedLast, "round \(round): acknowledged \(acknowledgedLast), stored up to \(info.lastSequence)")
-            let events = try log.readAll("crash")
-            #expect(events.count == Int(info.lastSequence), "round \(round)")
-            expectContiguous(events, from: 1)
-            let report = try log.verify()
-            #expect(report.isClean, "round \(round): \(report)")
+            try CrashSafetyTests.expectEverythingAcknowledged(through: acknowledgedLast, survivedIn: dir.file(), round: round, streamRequired: true)
         }
         #expect(acknowledgedLast > 0, "the child acknowledged appends")
     }

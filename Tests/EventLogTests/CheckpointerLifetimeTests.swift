@@ -5,10 +5,6 @@ import Testing
 /// The background checkpointer beside the edges of a log's life: extreme thresholds, an explicit
 /// `checkpoint()` racing a background pass, and `close()`.
 @Suite struct CheckpointerLifetimeTests {
-    private func size(_ path: String) -> Int {
-        ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int) ?? 0
-    }
-
     /// The file descriptors of this process open on files under `directory`.
     private func openFiles(under directory: String) -> [String] {
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
@@ -39,7 +35,7 @@ import Testing
         for index in 0..<200 {
             try log.append(incompressibleBytes(200_000, seed: UInt64(index + 1)), to: "s")
             try log.checkpoint()
-            let wal = size(dir.file() + "-wal")
+            let wal = fileSize(dir.file() + "-wal")
             guard wal == 0 else {
                 Issue.record("after checkpoint() \(index + 1) the WAL still held \(wal) bytes")
                 return
@@ -53,12 +49,8 @@ import Testing
         options.checkpointPages = 4
         let log = try EventLog(path: dir.file(), options: options)
         try log.createStream("s")
-        let before = size(dir.file())
-        for index in 0..<20 { try log.append(incompressibleBytes(3_000, seed: UInt64(index + 1)), to: "s") }
         // Wait for a background pass, so the checkpointer's connection has opened the database.
-        let deadline = Date().addingTimeInterval(10)
-        while size(dir.file()) < before + 4 * 4_096, Date() < deadline { usleep(2_000) }
-        try #require(size(dir.file()) >= before + 4 * 4_096, "no background pass ran")
+        try #require(try appendUntilCheckpointed(log, "s", count: 20, pages: 4), "no background pass ran")
         log.close()
         withExtendedLifetime(log) {
             #expect(openFiles(under: dir.path).isEmpty, "still open after close(): \(openFiles(under: dir.path))")
