@@ -17,6 +17,22 @@ import Testing
         #expect(try EventLog(path: dir.file()).verify().isClean)
     }
 
+    @Test func withFullDurabilityCommitsCheckpointThemselves() throws {
+        let dir = TemporaryDirectory()
+        var options = EventLogOptions()
+        options.durability = .full
+        options.checkpointPages = 8
+        let log = try EventLog(path: dir.file(), options: options)
+        #expect(log.checkpointer == nil)
+        try log.createStream("s")
+        let before = fileSize(dir.file())
+        for index in 0..<40 { try log.append(incompressibleBytes(3_000, seed: UInt64(index + 1)), to: "s") }
+        // No waiting: the commits that crossed 8 pages copied the WAL into the database themselves.
+        #expect(fileSize(dir.file()) >= before + 20 * 4_096)
+        log.close()
+        #expect(try EventLog(path: dir.file()).checkpointer != nil, "normal durability checkpoints in the background")
+    }
+
     @Test func theWALStaysBoundedUnderSteadyCommits() throws {
         let dir = TemporaryDirectory()
         var options = EventLogOptions()

@@ -35,6 +35,16 @@ import Testing
         #expect(try reopened.verify().isClean)
     }
 
+    @Test func closingWritesTheRowsAppendsLeftBehind() throws {
+        let dir = TemporaryDirectory()
+        let log = try EventLog(path: dir.file())
+        try log.createStream("s")
+        for index in 0..<10 { try log.append(samplePayload(index), to: "s") }
+        #expect(try rowLastSequence(dir.file(), "s") < 10)
+        log.close()
+        #expect(try rowLastSequence(dir.file(), "s") == 10, "the next open would read blocks past the row")
+    }
+
     @Test func retentionAndTheTerminalEventAlwaysWriteTheRow() throws {
         let dir = TemporaryDirectory()
         let log = try EventLog(path: dir.file())

@@ -69,11 +69,18 @@ public final class EventLog: Sendable {
         try EventLog.configureWriter(connection, options: options)
         let writer = WriterHandle(try LogWriter(connection: connection, options: options, observers: observers))
         self.writer = writer
-        // Last, so nothing after it can fail and leave its thread running.
-        let checkpointer = try BackgroundCheckpointer(
-            path: path, pages: options.checkpointPages, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
-        checkpointer.watch(connection)
-        self.checkpointer = checkpointer
+        // With `full` durability every commit waits for an fsync anyway, and a background pass's fsyncs
+        // would compete with them: SQLite's own checkpoint, inside a commit, costs less there.
+        if options.durability == .full {
+            try connection.execute("PRAGMA wal_autocheckpoint = \(max(1, options.checkpointPages))")
+            checkpointer = nil
+        } else {
+            // Last, so nothing after it can fail and leave its thread running.
+            let checkpointer = try BackgroundCheckpointer(
+                path: path, pages: options.checkpointPages, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+            checkpointer.watch(connection)
+            self.checkpointer = checkpointer
+        }
         let queue = self.queue, finished = writerFinished
         let thread = Thread {
             writer.writer?.run(queue)

@@ -32,8 +32,9 @@ public struct EventLogOptions: Sendable {
     public var maximumEventBytes: Int = 16 * 1024 * 1024
     /// How long a connection waits for another process's lock before failing with `busy`.
     public var busyTimeoutMilliseconds: Int32 = 5_000
-    /// WAL pages (at least 1) after which a background thread checkpoints (copies the WAL into the database);
-    /// at four times as many, the commit that finds them checkpoints itself.
+    /// WAL pages (at least 1) after which the WAL is copied into the database: with `normal` durability
+    /// by a background thread (at four times as many, by the commit that finds them), with `full` by the
+    /// commit that crosses it (SQLite's automatic checkpoint).
     public var checkpointPages: Int32 = 1_000
     /// A hard limit on the database size in pages (SQLite `max_page_count`); nil leaves SQLite's.
     /// Reaching it makes appends fail with `diskFull`, like a full disk does.

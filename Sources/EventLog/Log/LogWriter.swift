@@ -33,6 +33,18 @@ final class LogWriter {
         while let jobs = queue.acquire() {
             drain(queue, jobs)
         }
+        savePositions()
+    }
+
+    /// Writes the catalog rows appends left behind (see `unsavedBlockLimit`), so that the next open
+    /// reads no blocks past them. A failure leaves them to be added on load, as after a crash.
+    private func savePositions() {
+        _ = try? transaction {
+            for (name, count) in unsavedBlocks where count > 0 {
+                guard let state = cache[name] else { continue }
+                try StreamCatalog.updatePositions(state, on: connection)
+            }
+        }
     }
 
     /// Runs a leading appender's own job in one commit, then gives up the committer role.

@@ -11,7 +11,8 @@ import Synchronization
 /// Under a steady stream of commits a background pass may never reach the last frame, and the WAL
 /// starts over only once one has; so at four times `pages` the commit checkpoints itself, after the
 /// background pass in progress, copying only what the passes have not: the WAL stays bounded. Both are
-/// PASSIVE, so neither ever waits for a reader.
+/// PASSIVE, so neither ever waits for a reader. Logs with `full` durability do without it: there every
+/// commit fsyncs, and a pass's fsyncs beside them cost more than SQLite's checkpoint inside a commit.
 ///
 /// Thread-safety: Sendable. The WAL hook runs on whichever thread commits (one at a time); `stop`
 /// may be called from any thread, once the writer connection is closed.
@@ -20,8 +21,10 @@ final class BackgroundCheckpointer: Sendable {
     let pages: Int32
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
-    /// A pass is requested or running: commits in the meantime do not queue more.
-    private let passRequested = Atomic<Bool>(false)
+    /// The WAL's size when a pass was last requested (0 since the WAL started over): the next is
+    /// requested `pages` later, so passes come no more often than SQLite's own checkpoints did (with
+    /// `full` durability, passes back to back would compete with every commit's fsync).
+    private let requestedAt = Atomic<Int32>(0)
     private let stopped = Atomic<Bool>(false)
     /// Held for each pass, background or inline, so an inline one waits for the background one
     /// instead of finding SQLite's checkpoint lock taken and copying nothing. Holds the background
@@ -62,8 +65,15 @@ final class BackgroundCheckpointer: Sendable {
         // In Int: four times a huge threshold would overflow Int32.
         if Int(walPages) >= 4 * Int(pages) {
             passing.withLock { _ in _ = sqlite3_wal_checkpoint_v2(handle, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
-        } else if walPages >= pages, !passRequested.exchange(true, ordering: .acquiringAndReleasing) {
-            wake.signal()
+        } else {
+            // Only the writer's commits get here, one at a time.
+            var last = requestedAt.load(ordering: .relaxed)
+            if walPages < last { last = 0 }  // the WAL started over
+            if Int(walPages) >= Int(last) + Int(pages) {
+                last = walPages
+                wake.signal()
+            }
+            requestedAt.store(last, ordering: .relaxed)
         }
     }
 
@@ -71,7 +81,6 @@ final class BackgroundCheckpointer: Sendable {
         while true {
             wake.wait()
             if stopped.load(ordering: .acquiring) { break }
-            passRequested.store(false, ordering: .releasing)
             // A failed pass (the database busy with another checkpoint, say) leaves the frames for the next.
             passing.withLock { connection in _ = try? connection?.execute("PRAGMA wal_checkpoint(PASSIVE)") }
         }
