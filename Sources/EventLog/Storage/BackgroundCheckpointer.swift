@@ -21,10 +21,10 @@ final class BackgroundCheckpointer: Sendable {
     let pages: Int32
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
-    /// The WAL's size when a pass was last requested (0 since the WAL started over): the next is
-    /// requested `pages` later, so passes come no more often than SQLite's own checkpoints did (with
-    /// `full` durability, passes back to back would compete with every commit's fsync).
-    private let requestedAt = Atomic<Int32>(0)
+    /// A pass is requested and has not started: commits in the meantime do not queue more. Passes
+    /// otherwise follow one another as long as the WAL is over `pages`, keeping its copied part close
+    /// to its end, so the WAL starts over often and the commit at four times `pages` is rare and short.
+    private let passRequested = Atomic<Bool>(false)
     private let stopped = Atomic<Bool>(false)
     /// Held for each pass, background or inline, so an inline one waits for the background one
     /// instead of finding SQLite's checkpoint lock taken and copying nothing. Holds the background
@@ -65,15 +65,8 @@ final class BackgroundCheckpointer: Sendable {
         // In Int: four times a huge threshold would overflow Int32.
         if Int(walPages) >= 4 * Int(pages) {
             passing.withLock { _ in _ = sqlite3_wal_checkpoint_v2(handle, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
-        } else {
-            // Only the writer's commits get here, one at a time.
-            var last = requestedAt.load(ordering: .relaxed)
-            if walPages < last { last = 0 }  // the WAL started over
-            if Int(walPages) >= Int(last) + Int(pages) {
-                last = walPages
-                wake.signal()
-            }
-            requestedAt.store(last, ordering: .relaxed)
+        } else if walPages >= pages, !passRequested.exchange(true, ordering: .acquiringAndReleasing) {
+            wake.signal()
         }
     }
 
@@ -81,6 +74,7 @@ final class BackgroundCheckpointer: Sendable {
         while true {
             wake.wait()
             if stopped.load(ordering: .acquiring) { break }
+            passRequested.store(false, ordering: .releasing)
             // A failed pass (the database busy with another checkpoint, say) leaves the frames for the next.
             passing.withLock { connection in _ = try? connection?.execute("PRAGMA wal_checkpoint(PASSIVE)") }
         }
