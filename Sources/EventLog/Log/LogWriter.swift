@@ -11,12 +11,9 @@ final class LogWriter {
     private let deflater: Deflater
     private var framer: BlockFramer
     private var cache: [String: StreamState] = [:]
-    /// Blocks each cached stream committed since its catalog row's positions were last written; a
-    /// stream missing here is written at its next commit.
-    private var unsavedBlocks: [String: Int] = [:]
-    /// Appends write the catalog row at most every this many blocks (or when retention or a terminal
-    /// event changes it), so most commits write one page; loads add the blocks after the row.
-    static let unsavedBlockLimit = 128
+    /// Blocks each cached stream committed since its catalog row's positions were last written (see
+    /// LogWriter+Positions.swift); a stream missing here is written at its next commit.
+    var unsavedBlocks: [String: Int] = [:]
     private var dataVersion: Int64 = -1
 
     init(connection: SQLiteConnection, options: EventLogOptions, observers: AppendObservers) throws(EventLogError) {
@@ -34,17 +31,6 @@ final class LogWriter {
             drain(queue, jobs)
         }
         savePositions()
-    }
-
-    /// Writes the catalog rows appends left behind (see `unsavedBlockLimit`), so that the next open
-    /// reads no blocks past them. A failure leaves them to be added on load, as after a crash.
-    private func savePositions() {
-        _ = try? transaction {
-            for (name, count) in unsavedBlocks where count > 0 {
-                guard let state = cache[name] else { continue }
-                try StreamCatalog.updatePositions(state, on: connection)
-            }
-        }
     }
 
     /// Runs a leading appender's own job in one commit, then gives up the committer role.
@@ -115,6 +101,9 @@ final class LogWriter {
 
     func remember(_ state: StreamState) { cache[state.name] = state }
 
+    /// The cached state of `name`, without loading it.
+    func cached(_ name: String) -> StreamState? { cache[name] }
+
     func forget(_ name: String) {
         cache[name] = nil
         unsavedBlocks[name] = nil
@@ -180,15 +169,7 @@ final class LogWriter {
                         let before = try stream(name)
                         let blocks = try writeBlocks(perStream[name]?.map { accepted[$0] } ?? [], into: &state)
                         try applyRetention(&state, now: now)
-                        let unsaved = (unsavedBlocks[name] ?? Self.unsavedBlockLimit) + blocks
-                        if unsaved >= Self.unsavedBlockLimit || state.firstSequence != before.firstSequence
-                            || state.terminal != before.terminal
-                        {
-                            try StreamCatalog.updatePositions(state, on: connection)
-                            unsavedAfterCommit[name] = 0
-                        } else {
-                            unsavedAfterCommit[name] = unsaved
-                        }
+                        unsavedAfterCommit[name] = try savePositionsIfDue(state, before: before, adding: blocks)
                     }
                     guard order.count > 1 else {
                         try write()
