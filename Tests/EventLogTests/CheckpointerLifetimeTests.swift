@@ -43,6 +43,25 @@ import Testing
         }
     }
 
+    @Test func checkpointSaysBusyWhenAReaderKeepsItsSnapshot() throws {
+        let dir = TemporaryDirectory()
+        var options = EventLogOptions()
+        options.busyTimeoutMilliseconds = 100
+        let log = try EventLog(path: dir.file(), options: options)
+        defer { log.close() }
+        try log.createStream("s")
+        try log.append([1], to: "s")
+        let reader = try SQLiteConnection(path: dir.file(), readOnly: true, create: false, busyTimeoutMilliseconds: 100)
+        try reader.execute("BEGIN")
+        #expect(try reader.integer("SELECT count(*) FROM blocks") == 1)
+        try log.append([2], to: "s")
+        let error = expectLogError(.busy) { try log.checkpoint() }
+        #expect(error?.message.contains("try again") == true, "\(String(describing: error))")
+        try reader.execute("COMMIT")
+        try log.checkpoint()
+        #expect(fileSize(dir.file() + "-wal") == 0)
+    }
+
     @Test func closeLetsGoOfEveryFileEvenWhileTheLogIsStillReferenced() throws {
         let dir = TemporaryDirectory()
         var options = EventLogOptions()

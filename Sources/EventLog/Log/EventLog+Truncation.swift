@@ -56,12 +56,23 @@ extension EventLog {
 
     /// Copies the WAL into the database file and truncates the WAL, waiting for readers if needed
     /// (a background thread also checkpoints passively as the WAL grows; this waits for its pass).
+    ///
+    /// - Throws: `busy` when a reader kept its snapshot longer than the busy timeout, so the WAL
+    ///   could not be emptied (what was copied stays copied; try again later).
     public func checkpoint() throws {
         let checkpointer = self.checkpointer
+        let path = self.path
         try administer(transactional: false) { writer in
-            try checkpointer?.betweenPasses { () throws(EventLogError) in
-                try writer.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            func truncate() throws(EventLogError) {
+                // SQLite reports a checkpoint that readers kept from finishing in its result row, not as an error.
+                guard try writer.connection.integer("PRAGMA wal_checkpoint(TRUNCATE)") == 0 else {
+                    throw EventLogError(
+                        .busy,
+                        "a reader of \(path) kept its snapshot past the busy timeout, so the WAL was not emptied; try again when long reads are done.",
+                        path: path)
+                }
             }
+            if let checkpointer { try checkpointer.betweenPasses(truncate) } else { try truncate() }
         }
     }
 }
