@@ -20,7 +20,7 @@ extension EventLog {
         try readers.withReader { reader in
             let sql = stream == nil
                 ? "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(sum(raw_size), 0) FROM blocks"
-                : "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(sum(raw_size), 0) FROM blocks, (SELECT id FROM streams WHERE name = ?) AS stream WHERE block_key BETWEEN stream.id * 8796093022208 AND stream.id * 8796093022208 + 8796093022207"
+                : "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(sum(raw_size), 0) FROM blocks, (SELECT id FROM streams WHERE name = ?) AS stream WHERE block_key BETWEEN stream.id * \(BlockStore.keysPerStream) AND stream.id * \(BlockStore.keysPerStream) + \(BlockStore.keysPerStream - 1)"
             let statement = try reader.connection.statement(sql)
             defer { statement.reset() }
             if let stream { statement.bind(1, stream) }

@@ -18,7 +18,7 @@ extension EventLog {
                 problems.append(.init(stream: nil, sequences: nil, message: "\(orphans) blocks belong to no stream in the catalog"))
             }
             let misplaced = try connection.integer(
-                "SELECT count(*) FROM blocks WHERE block_key != stream_id * \(BlockStore.key(1, 0)) + last_seq")
+                "SELECT count(*) FROM blocks WHERE block_key != stream_id * \(BlockStore.keysPerStream) + last_seq")
             if misplaced > 0 {
                 problems.append(.init(stream: nil, sequences: nil, message: "\(misplaced) blocks have a key that does not match their stream and last sequence"))
             }

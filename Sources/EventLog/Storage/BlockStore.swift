@@ -6,13 +6,16 @@
 enum BlockStore {
     static let headerColumns = "first_seq, last_seq, first_ts, last_ts, count, codec, raw_size, crc32"
 
+    /// How many keys each stream has (2^43): stream id × this + last sequence is a block's key. SQL
+    /// that computes keys interpolates it.
+    static let keysPerStream: Int64 = 1 << 43
     /// The largest sequence a stream can reach, and one more than the largest stream id.
-    static let maximumSequence: UInt64 = (1 << 43) - 1
+    static let maximumSequence = UInt64(keysPerStream - 1)
     static let streamIDLimit: Int64 = 1 << 20
 
     /// The key of the block of `streamID` ending at `sequence` (clamped to the stream's key range).
     static func key(_ streamID: Int64, _ sequence: UInt64) -> Int64 {
-        streamID << 43 | Int64(min(sequence, maximumSequence))
+        streamID * keysPerStream + Int64(min(sequence, maximumSequence))
     }
 
     static func insert(

@@ -78,7 +78,7 @@ CREATE TABLE blocks (
                 SELECT old, CASE WHEN max(old) OVER () < \(BlockStore.streamIDLimit) THEN old ELSE row_number() OVER (ORDER BY old) END AS new
                 FROM (SELECT id AS old FROM streams UNION SELECT stream_id FROM blocks);
             INSERT INTO blocks_v2
-                SELECT new * 8796093022208 + last_seq, new, first_seq, last_seq, first_ts, last_ts,
+                SELECT new * \(BlockStore.keysPerStream) + last_seq, new, first_seq, last_seq, first_ts, last_ts,
                        count, codec, raw_size, crc32, payload
                 FROM blocks JOIN temp.stream_ids ON old = stream_id ORDER BY new, last_seq;
             DROP TABLE blocks;

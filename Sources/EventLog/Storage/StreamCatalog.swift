@@ -33,7 +33,7 @@ enum StreamCatalog {
         """
 
     private static func unsaved(_ aggregate: String) -> String {
-        let base = BlockStore.key(1, 0)
+        let base = BlockStore.keysPerStream
         return "(SELECT \(aggregate) FROM blocks WHERE block_key BETWEEN streams.id * \(base) + streams.last_seq + 1 AND streams.id * \(base) + \(base - 1))"
     }
 

@@ -21,13 +21,13 @@ extension ConnectionSession {
             // A client that pipelines faster than the log commits is held here, on its own queue,
             // which in turn stops reading its socket: the daemon holds a bounded amount of its data.
             if pipelinedReplies.bytesInFlight >= hub.limits.maximumPipelinedBytes { pipelinedReplies.waitUntilAnswered() }
-            if let taken = runPipelined(steps, at: index) {
+            let group = publishGroup(in: steps, from: index)
+            if let taken = runPipelined(group, steps, at: index) {
                 index += taken
                 continue
             }
             // Anything else is answered after the pipelined publishes before it.
             pipelinedReplies.waitUntilAnswered()
-            let group = publishGroup(in: steps, from: index)
             if group.count > 1 {
                 handlePublishes(group)
                 index += group.count
@@ -50,7 +50,8 @@ extension ConnectionSession {
     func runWhileQuick(_ steps: [Step]) -> Int {
         var index = 0
         while index < steps.count, pipelinedReplies.bytesInFlight < hub.limits.maximumPipelinedBytes {
-            if let taken = runPipelined(steps[...], at: index, onlyToKnownStreams: true) {
+            let group = publishGroup(in: steps[...], from: index)
+            if let taken = runPipelined(group, steps[...], at: index, onlyToKnownStreams: true) {
                 index += taken
                 continue
             }
@@ -66,13 +67,15 @@ extension ConnectionSession {
         return index
     }
 
-    /// Hands the publishes at `index` to the log without waiting, if they need no de-duplication nor
-    /// condition; returns how many steps that took, or nil if the step is something else. With
-    /// `onlyToKnownStreams`, a publish that would first have to create its stream (and wait for
-    /// that) is something else too.
-    private func runPipelined(_ steps: ArraySlice<Step>, at index: Int, onlyToKnownStreams: Bool = false) -> Int? {
+    /// Hands the publishes at `index` (`group`, their `publishGroup`) to the log without waiting, if
+    /// they need no de-duplication nor condition; returns how many steps that took, or nil if the step
+    /// is something else. With `onlyToKnownStreams`, a publish that would first have to create its
+    /// stream (and wait for that) is something else too.
+    private func runPipelined(
+        _ group: [(publish: ClientMessage.Publish, requestID: UInt32)], _ steps: ArraySlice<Step>, at index: Int,
+        onlyToKnownStreams: Bool = false
+    ) -> Int? {
         func allowed(_ stream: String) -> Bool { !onlyToKnownStreams || hub.isKnownToExist(stream) }
-        let group = publishGroup(in: steps, from: index)
         if !group.isEmpty, group.allSatisfy({ $0.publish.messageID == nil }), allowed(group[0].publish.stream) {
             publishPipelined(group)
             return group.count
