@@ -87,12 +87,7 @@ extension StreamHub {
         return try entry.window.withLock { _ in
             entry.committing.wait()
             try checkLastSequence(of: stream, is: expectedLastSequence, otherwise: "the stream was not ended")
-            do {
-                try ensureStreamWithinLimit(stream)
-            } catch {
-                forget(stream)
-                throw error
-            }
+            try makeStream(stream)
             return try failure.map { try log.appendFailed(to: stream, message: $0) } ?? log.appendCompleted(to: stream)
         }
     }
@@ -119,9 +114,8 @@ extension StreamHub {
             // Under the lock, so a delete that ran meanwhile is seen and the stream made again.
             if !entry.exists.load(ordering: .acquiring) {
                 do {
-                    try ensureStreamWithinLimit(stream)
+                    try makeStream(stream)
                 } catch {
-                    forget(stream)
                     completion(.failure(error))
                     return
                 }
@@ -154,14 +148,19 @@ extension StreamHub {
         do {
             return try append(payloads, to: stream)
         } catch let error as EventLogError where error.code == .streamNotFound {
-            do {
-                try ensureStreamWithinLimit(stream)
-            } catch {
-                // Keep no lock or window for a stream that was never made, so refused names cost nothing.
-                forget(stream)
-                throw error
-            }
+            try makeStream(stream)
             return try append(payloads, to: stream)
+        }
+    }
+
+    /// Creates `stream` with the default policy if it is missing (within the daemon's stream limit).
+    /// On failure the hub keeps no lock or window for it, so refused names cost nothing.
+    private func makeStream(_ stream: String) throws {
+        do {
+            try ensureStreamWithinLimit(stream)
+        } catch {
+            forget(stream)
+            throw error
         }
     }
 
