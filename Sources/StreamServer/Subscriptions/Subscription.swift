@@ -88,24 +88,26 @@ final class Subscription: Sendable {
 
     /// Lets the subscription send, once `SUBSCRIBED` is out.
     func activate() {
-        let schedule = state.withLock { state in
-            state.started = true
-            return state.claimPump()
-        }
-        if schedule { queue.async { self.pump() } }
+        pumpOnQueue { $0.started = true }
     }
 
     /// Starts sending again after the connection's output drained (see `canSend`).
     func resume() {
-        let schedule = state.withLock { $0.claimPump() }
-        if schedule { queue.async { self.pump() } }
+        pumpOnQueue { _ in }
     }
 
     /// Adds `credit` events the client is ready for.
     func addCredit(_ credit: UInt32) {
-        let schedule = state.withLock { state in
+        pumpOnQueue { state in
             let (sum, overflow) = state.credit.addingReportingOverflow(UInt64(credit))
             state.credit = overflow ? .max : sum
+        }
+    }
+
+    /// Applies `change`, then runs the pump on the subscription's queue unless one is running.
+    private func pumpOnQueue(after change: (inout SubscriptionState) -> Void) {
+        let schedule = state.withLock { state in
+            change(&state)
             return state.claimPump()
         }
         if schedule { queue.async { self.pump() } }
