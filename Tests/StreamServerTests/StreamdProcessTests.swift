@@ -158,16 +158,42 @@ struct StreamdProcessTests {
         #expect(lost.isEmpty, "\(lost.count) acknowledged events are missing or different")
     }
 
+    @Test func itKeepsACoreAwakeWithAnIdlePriorityThreadUnlessToldNotTo() throws {
+        for (arguments, environment, expected) in [
+            ([], [:], true), (["--idle-spin", "0"], [:], false), ([], ["STREAMD_IDLE_SPIN": "0"], false),
+        ] {
+            let directory = try ShortTemporaryDirectory()
+            let daemon = try DaemonProcess.serving(directory, extra: arguments, environment: environment)
+            let policies = try threadPolicies(of: daemon.process.processIdentifier, named: "idle-spinner")
+            #expect(policies == (expected ? [IdleSpinner.idlePolicy] : []), "\(arguments) \(environment)")
+            daemon.signal(SIGTERM)
+            #expect(daemon.waitForExit() == 0)
+        }
+    }
+
+    /// The scheduling policy of each of `process`'s threads called `name`.
+    private func threadPolicies(of process: Int32, named name: String) throws -> [Int32] {
+        let tasks = "/proc/\(process)/task"
+        return try FileManager.default.contentsOfDirectory(atPath: tasks).compactMap { task in
+            let comm = try String(contentsOfFile: "\(tasks)/\(task)/comm", encoding: .utf8)
+            guard comm.trimmingCharacters(in: .whitespacesAndNewlines) == name else { return nil }
+            // Field 41 of stat is the policy; fields after the parenthesised name are space-separated.
+            let stat = try String(contentsOfFile: "\(tasks)/\(task)/stat", encoding: .utf8)
+            let fields = stat[stat.range(of: ") ")!.upperBound...].split(separator: " ")
+            return Int32(fields[41 - 3])
+        }
+    }
+
     @Test func helpExplainsEveryOptionAndItsVariable() throws {
         let help = try DaemonProcess(["--help"])
         #expect(help.waitForExit() == 0)
         let text = help.standardOutput + help.standardError
-        for word in ["--socket", "--db", "--durability", "--log-level", "--socket-mode", "STREAMD_SOCKET", "STREAMD_DB", "STREAMD_DURABILITY", "STREAMD_LOG_LEVEL"] {
+        for word in ["--socket", "--db", "--durability", "--log-level", "--socket-mode", "--idle-spin", "STREAMD_SOCKET", "STREAMD_DB", "STREAMD_DURABILITY", "STREAMD_LOG_LEVEL", "STREAMD_IDLE_SPIN"] {
             #expect(text.contains(word), "help does not mention \(word)")
         }
     }
 
-    @Test(arguments: [["--no-such-flag"], ["--durability", "sometimes"], ["--socket-mode", "9x"], ["--log-level", "loud"]])
+    @Test(arguments: [["--no-such-flag"], ["--durability", "sometimes"], ["--socket-mode", "9x"], ["--log-level", "loud"], ["--idle-spin", "-1"], ["--idle-spin", "soon"]])
     func badUsageExits64(arguments: [String]) throws {
         let daemon = try DaemonProcess(arguments)
         #expect(daemon.waitForExit() == 64)

@@ -95,8 +95,10 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     /// A daemon started on `directory`'s socket and database, once it listens.
-    public static func serving(_ directory: ShortTemporaryDirectory, extra: [String] = []) throws -> DaemonProcess {
-        let daemon = try DaemonProcess(["--socket", directory.socket, "--db", directory.database] + extra)
+    public static func serving(
+        _ directory: ShortTemporaryDirectory, extra: [String] = [], environment: [String: String] = [:]
+    ) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(["--socket", directory.socket, "--db", directory.database] + extra, environment: environment)
         try daemon.waitForError(containing: "listening")
         return daemon
     }

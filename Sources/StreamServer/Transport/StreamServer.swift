@@ -81,9 +81,11 @@ public final class StreamServer: Service, Sendable {
     ///   bound; the event log's error when the database cannot be opened.
     public func run() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount))
+        let spinner = configuration.idleSpin > .zero ? IdleSpinner(window: configuration.idleSpin) : nil
+        defer { spinner?.stop() }
         let serving: Serving
         do {
-            serving = try await start(on: group)
+            serving = try await start(on: group, spinner: spinner)
         } catch {
             settleStartup(.failure(error))
             try? await group.shutdownGracefully()
@@ -94,6 +96,7 @@ public final class StreamServer: Service, Sendable {
             "socket": "\(configuration.socketPath)", "db": "\(configuration.databasePath)",
             "durability": "\(configuration.logOptions.durability)",
             "socket-mode": "\(String(configuration.socketMode, radix: 8))",
+            "idle-spin": "\(configuration.idleSpin)",
         ])
 
         let channel = serving.channel
@@ -143,7 +146,7 @@ public final class StreamServer: Service, Sendable {
         let lock: DatabaseLock
     }
 
-    private func start(on group: MultiThreadedEventLoopGroup) async throws -> Serving {
+    private func start(on group: MultiThreadedEventLoopGroup, spinner: IdleSpinner?) async throws -> Serving {
         let socketPath = configuration.socketPath
         try SocketFile.prepare(socketPath)
         let directory = (configuration.databasePath as NSString).deletingLastPathComponent
@@ -160,7 +163,7 @@ public final class StreamServer: Service, Sendable {
             throw error
         }
         do {
-            let channel = try await bind(hub: hub, group: group)
+            let channel = try await bind(hub: hub, spinner: spinner, group: group)
             return Serving(channel: channel, hub: hub, lock: lock)
         } catch {
             hub.log.close()
@@ -169,7 +172,7 @@ public final class StreamServer: Service, Sendable {
         }
     }
 
-    private func bind(hub: StreamHub, group: MultiThreadedEventLoopGroup) async throws -> any Channel {
+    private func bind(hub: StreamHub, spinner: IdleSpinner?, group: MultiThreadedEventLoopGroup) async throws -> any Channel {
         let socketPath = configuration.socketPath
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -183,6 +186,7 @@ public final class StreamServer: Service, Sendable {
                     let handler = SessionHandler(connection: connection) { [self] closed in
                         _ = self.state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(closed)) }
                     }
+                    if let spinner { try channel.pipeline.syncOperations.addHandler(IdleSpinner.Handler(spinner)) }
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }
             }

@@ -1,0 +1,128 @@
+import Foundation
+import Synchronization
+
+/// Keeps one CPU awake for a short while after each client request, so that waking the event loop
+/// for the next request costs a context switch instead of a sleeping core's wake-up.
+///
+/// A sleeping core (a halted virtual CPU above all) takes tens of microseconds to wake: on a
+/// two-core VM that was most of a publish round trip. While requests keep coming, one thread at
+/// the kernel's idle priority (`SCHED_IDLE`) spins, for at most `window` after the last request,
+/// then sleeps until the next. At idle priority it runs only on a core that has nothing else to
+/// run, and any other thread that wakes there takes the core at once, so it never delays the
+/// daemon or its neighbours; what it costs is that core's power while it spins.
+///
+/// When the kernel refuses the idle priority the thread ends at once and nothing spins.
+/// Thread-safety: Sendable; `noteActivity()` and `stop()` may be called from any thread.
+final class IdleSpinner: Sendable {
+    /// How long the thread spins after the last request before it sleeps.
+    let window: Duration
+    /// Requests noted so far (wrapping); the thread spins while this changes.
+    private let activity = Atomic<UInt64>(0)
+    /// Whether the thread is going to sleep and wants a signal to spin again.
+    private let sleepAnnounced = Atomic<Bool>(false)
+    private let stopped = Atomic<Bool>(false)
+    private let spinning = Atomic<Bool>(false)
+    private let spinsStarted = Atomic<Int>(0)
+    private let asleep = Atomic<Bool>(false)
+    /// The request count the thread last went to sleep with.
+    private let sleptAfter = Atomic<UInt64>(0)
+    /// The spinning thread's `pthread_t`, zero until it runs.
+    private let threadHandle = Atomic<UInt>(0)
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts the spinning thread; it sleeps until the first `noteActivity()`.
+    init(window: Duration) {
+        self.window = window
+        Thread.detachNewThread { [self] in run() }
+    }
+
+    /// Records a request: the thread spins until `window` has passed without another.
+    func noteActivity() {
+        activity.add(1, ordering: .sequentiallyConsistent)
+        if sleepAnnounced.load(ordering: .sequentiallyConsistent),
+           sleepAnnounced.compareExchange(expected: true, desired: false, ordering: .sequentiallyConsistent).exchanged {
+            wake.signal()
+        }
+    }
+
+    /// Ends the thread and waits for it; later calls return at once.
+    func stop() {
+        guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
+        wake.signal()
+        finished.wait()
+    }
+
+    /// Whether the thread is spinning now (rather than sleeping or stopped).
+    var isSpinning: Bool { spinning.load(ordering: .relaxed) }
+
+    /// How many times the thread has started to spin.
+    var spinCount: Int { spinsStarted.load(ordering: .relaxed) }
+
+    /// Whether the thread sleeps having seen every request noted so far: once requests stop, it
+    /// must come to this, never to sleep with one unseen.
+    var sleepsUpToDate: Bool {
+        asleep.load(ordering: .sequentiallyConsistent)
+            && sleptAfter.load(ordering: .sequentiallyConsistent) == activity.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// The spinning thread once it runs, until `stop()`.
+    var thread: pthread_t? {
+        let handle = threadHandle.load(ordering: .acquiring)
+        return handle == 0 ? nil : pthread_t(handle)
+    }
+
+    /// `SCHED_IDLE` of `<linux/sched.h>`, which Glibc declares only under `_GNU_SOURCE`.
+    static let idlePolicy: Int32 = 5
+
+    private func run() {
+        defer {
+            threadHandle.store(0, ordering: .releasing)
+            finished.signal()
+        }
+        Thread.current.name = "idle-spinner"
+        var parameter = sched_param()
+        guard pthread_setschedparam(pthread_self(), Self.idlePolicy, &parameter) == 0 else { return }
+        threadHandle.store(UInt(pthread_self()), ordering: .releasing)
+        var seen = activity.load(ordering: .sequentiallyConsistent)
+        while sleepUntilActivity(since: seen) {
+            seen = spin(from: activity.load(ordering: .sequentiallyConsistent))
+        }
+    }
+
+    /// Sleeps until a request newer than `seen`, or `stop()`; false when stopped.
+    private func sleepUntilActivity(since seen: UInt64) -> Bool {
+        // Announce the sleep, then look once more: a request noted in between either sees the
+        // announcement and signals, or is seen here.
+        sleepAnnounced.store(true, ordering: .sequentiallyConsistent)
+        if activity.load(ordering: .sequentiallyConsistent) == seen, !stopped.load(ordering: .sequentiallyConsistent) {
+            sleptAfter.store(seen, ordering: .sequentiallyConsistent)
+            asleep.store(true, ordering: .sequentiallyConsistent)
+            wake.wait()
+            asleep.store(false, ordering: .sequentiallyConsistent)
+        } else if !sleepAnnounced.exchange(false, ordering: .sequentiallyConsistent) {
+            wake.wait()  // a request claimed the announcement and signals: take that signal
+        }
+        return !stopped.load(ordering: .sequentiallyConsistent)
+    }
+
+    /// Spins until `window` passes without a request; returns the request count last seen.
+    private func spin(from start: UInt64) -> UInt64 {
+        spinning.store(true, ordering: .relaxed)
+        spinsStarted.add(1, ordering: .relaxed)
+        defer { spinning.store(false, ordering: .relaxed) }
+        var seen = start
+        var deadline = ContinuousClock.now + window
+        while !stopped.load(ordering: .relaxed) {
+            let latest = activity.load(ordering: .relaxed)
+            let now = ContinuousClock.now
+            if latest != seen {
+                seen = latest
+                deadline = now + window
+            } else if now >= deadline {
+                break
+            }
+        }
+        return seen
+    }
+}

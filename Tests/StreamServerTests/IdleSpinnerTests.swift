@@ -1,0 +1,108 @@
+import Foundation
+import StreamdTestSupport
+import Synchronization
+import Testing
+
+@testable import StreamServer
+
+@Suite("Idle spinner")
+struct IdleSpinnerTests {
+    @Test func itsThreadRunsAtTheKernelsIdlePriority() throws {
+        let spinner = IdleSpinner(window: .milliseconds(1))
+        defer { spinner.stop() }
+        let thread = try #require(waitFor { spinner.thread })
+        var policy: Int32 = -1
+        var parameter = sched_param()
+        #expect(pthread_getschedparam(thread, &policy, &parameter) == 0)
+        #expect(policy == IdleSpinner.idlePolicy)
+    }
+
+    @Test func itSpinsAfterActivityThenSleepsAtNoCost() throws {
+        let spinner = IdleSpinner(window: .milliseconds(20))
+        defer { spinner.stop() }
+        let thread = try #require(waitFor { spinner.thread })
+        #expect(!spinner.isSpinning, "it spins before any request")
+        spinner.noteActivity()
+        #expect(waitFor { spinner.spinCount == 1 ? true : nil } == true)
+        #expect(waitFor { spinner.isSpinning ? nil : true } == true)
+        let before = try cpuTime(of: thread)
+        Thread.sleep(forTimeInterval: 0.3)
+        let spent = try cpuTime(of: thread) - before
+        #expect(spent < .milliseconds(20), "it used \(spent) of CPU while nothing happened")
+    }
+
+    @Test func stopEndsTheThreadWhetherItSpinsOrSleeps() throws {
+        let spinning = IdleSpinner(window: .seconds(30))
+        _ = try #require(waitFor { spinning.thread })
+        spinning.noteActivity()
+        #expect(waitFor { spinning.isSpinning ? true : nil } == true)
+        spinning.stop()
+        #expect(spinning.thread == nil && !spinning.isSpinning)
+        spinning.stop()
+
+        let sleeping = IdleSpinner(window: .microseconds(10))
+        _ = try #require(waitFor { sleeping.thread })
+        sleeping.stop()
+        #expect(sleeping.thread == nil)
+        sleeping.noteActivity()
+    }
+
+    /// A request noted just as the thread stops spinning must still wake it. Each round notes two
+    /// requests a random few microseconds apart, so that the second lands in every phase of spinning,
+    /// stopping and falling asleep; the thread must then sleep having seen both.
+    @Test func noRequestIsMissedWhileItFallsAsleep() throws {
+        let spinner = IdleSpinner(window: .microseconds(20))
+        defer { spinner.stop() }
+        _ = try #require(waitFor { spinner.thread })
+        for round in 0..<15_000 {
+            spinner.noteActivity()
+            let gap = ContinuousClock.now + .nanoseconds(Int.random(in: 0...40_000))
+            while ContinuousClock.now < gap {}
+            spinner.noteActivity()
+            guard waitFor({ spinner.sleepsUpToDate ? true : nil }) == true else {
+                Issue.record("round \(round): the thread sleeps with a request it never saw")
+                return
+            }
+        }
+    }
+
+    @Test func manyThreadsNoteRequestsWhileItSpinsSleepsAndStops() throws {
+        let spinner = IdleSpinner(window: .microseconds(30))
+        _ = try #require(waitFor { spinner.thread })
+        let stopped = Atomic(false)
+        let noters = (0..<8).map { index in
+            BackgroundWork {
+                var notes = 0
+                while !stopped.load(ordering: .relaxed) {
+                    spinner.noteActivity()
+                    notes += 1
+                    usleep(UInt32.random(in: 0...100) + UInt32(index))
+                }
+                return notes
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        spinner.stop()
+        #expect(spinner.thread == nil && !spinner.isSpinning)
+        stopped.store(true, ordering: .relaxed)
+        for noter in noters { #expect(try noter.result() > 0) }
+    }
+
+    /// `body`'s first non-nil value, asked every 100 µs for up to 10 s.
+    private func waitFor<Value>(_ body: () -> Value?) -> Value? {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let value = body() { return value }
+            usleep(100)
+        }
+        return nil
+    }
+
+    private func cpuTime(of thread: pthread_t) throws -> Duration {
+        var clock = clockid_t()
+        try #require(pthread_getcpuclockid(thread, &clock) == 0)
+        var time = timespec()
+        try #require(clock_gettime(clock, &time) == 0)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    }
+}
