@@ -10,7 +10,7 @@ struct IdleSpinnerTests {
     @Test func itsThreadRunsAtTheKernelsIdlePriority() throws {
         let spinner = IdleSpinner(window: .milliseconds(1))
         defer { spinner.stop() }
-        let thread = try #require(waitFor { spinner.thread })
+        let thread = try #require(spinner.thread)
         var policy: Int32 = -1
         var parameter = sched_param()
         #expect(pthread_getschedparam(thread, &policy, &parameter) == 0)
@@ -20,7 +20,7 @@ struct IdleSpinnerTests {
     @Test func itSpinsAfterActivityThenSleepsAtNoCost() throws {
         let spinner = IdleSpinner(window: .milliseconds(20))
         defer { spinner.stop() }
-        let thread = try #require(waitFor { spinner.thread })
+        let thread = try #require(spinner.thread)
         #expect(!spinner.isSpinning, "it spins before any request")
         spinner.noteActivity()
         #expect(waitFor { spinner.spinCount == 1 ? true : nil } == true)
@@ -33,7 +33,7 @@ struct IdleSpinnerTests {
 
     @Test func stopEndsTheThreadWhetherItSpinsOrSleeps() throws {
         let spinning = IdleSpinner(window: .seconds(30))
-        _ = try #require(waitFor { spinning.thread })
+        _ = try #require(spinning.thread)
         spinning.noteActivity()
         #expect(waitFor { spinning.isSpinning ? true : nil } == true)
         spinning.stop()
@@ -41,7 +41,7 @@ struct IdleSpinnerTests {
         spinning.stop()
 
         let sleeping = IdleSpinner(window: .microseconds(10))
-        _ = try #require(waitFor { sleeping.thread })
+        _ = try #require(sleeping.thread)
         sleeping.stop()
         #expect(sleeping.thread == nil)
         sleeping.noteActivity()
@@ -53,7 +53,7 @@ struct IdleSpinnerTests {
     @Test func noRequestIsMissedWhileItFallsAsleep() throws {
         let spinner = IdleSpinner(window: .microseconds(20))
         defer { spinner.stop() }
-        _ = try #require(waitFor { spinner.thread })
+        _ = try #require(spinner.thread)
         for round in 0..<15_000 {
             spinner.noteActivity()
             let gap = ContinuousClock.now + .nanoseconds(Int.random(in: 0...40_000))
@@ -68,7 +68,7 @@ struct IdleSpinnerTests {
 
     @Test func manyThreadsNoteRequestsWhileItSpinsSleepsAndStops() throws {
         let spinner = IdleSpinner(window: .microseconds(30))
-        _ = try #require(waitFor { spinner.thread })
+        _ = try #require(spinner.thread)
         let stopped = Atomic(false)
         let noters = (0..<8).map { index in
             BackgroundWork {

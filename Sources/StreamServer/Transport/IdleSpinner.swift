@@ -31,10 +31,13 @@ final class IdleSpinner: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts the spinning thread; it sleeps until the first `noteActivity()`.
+    /// Starts the spinning thread, named and at idle priority once this returns; it sleeps until the
+    /// first `noteActivity()`.
     init(window: Duration) {
         self.window = window
-        Thread.detachNewThread { [self] in run() }
+        let started = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { [self] in run(started: started) }
+        started.wait()
     }
 
     /// Records a request: the thread spins until `window` has passed without another.
@@ -75,16 +78,21 @@ final class IdleSpinner: Sendable {
     /// `SCHED_IDLE` of `<linux/sched.h>`, which Glibc declares only under `_GNU_SOURCE`.
     static let idlePolicy: Int32 = 5
 
-    private func run() {
+    private func run(started: DispatchSemaphore) {
         defer {
             threadHandle.store(0, ordering: .releasing)
             finished.signal()
         }
         Thread.current.name = "idle-spinner"
         var parameter = sched_param()
-        guard pthread_setschedparam(pthread_self(), Self.idlePolicy, &parameter) == 0 else { return }
+        guard pthread_setschedparam(pthread_self(), Self.idlePolicy, &parameter) == 0 else {
+            started.signal()
+            return
+        }
         threadHandle.store(UInt(pthread_self()), ordering: .releasing)
+        // Taken before `init` returns, so that no request noted after it counts as seen.
         var seen = activity.load(ordering: .sequentiallyConsistent)
+        started.signal()
         while sleepUntilActivity(since: seen) {
             seen = spin(from: activity.load(ordering: .sequentiallyConsistent))
         }
