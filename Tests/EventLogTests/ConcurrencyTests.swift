@@ -4,9 +4,15 @@ import Testing
 @testable import EventLog
 
 @Suite struct ConcurrencyTests {
-    @Test func manyAppendersAndReadersAtOnceLeaveNoGapAndNoDuplicate() throws {
+    /// Also with the WAL index in memory (`exclusiveToProcess`), which readers, the writer and the
+    /// checkpointer (every 64 pages here) then share without the `-shm` file's locks.
+    @Test(arguments: [false, true])
+    func manyAppendersAndReadersAtOnceLeaveNoGapAndNoDuplicate(exclusiveToProcess: Bool) throws {
         let dir = TemporaryDirectory()
-        let log = try EventLog(path: dir.file())
+        var options = EventLogOptions()
+        options.exclusiveToProcess = exclusiveToProcess
+        options.checkpointPages = 64
+        let log = try EventLog(path: dir.file(), options: options)
         let streams = ["a", "b", "c"]
         for name in streams { try log.createStream(name) }
         let threads = 8, perThread = 150

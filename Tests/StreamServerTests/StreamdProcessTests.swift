@@ -158,6 +158,26 @@ struct StreamdProcessTests {
         #expect(lost.isEmpty, "\(lost.count) acknowledged events are missing or different")
     }
 
+    @Test func whileItServesNoOtherProcessCanOpenItsDatabase() throws {
+        let directory = try ShortTemporaryDirectory()
+        let daemon = try DaemonProcess.serving(directory)
+        let client = try SocketClient.connected(to: directory.socket)
+        #expect(try client.publish([1], to: "s") == 1)
+        #expect(!FileManager.default.fileExists(atPath: directory.database + "-shm"), "the WAL index is in the daemon's memory")
+        var options = EventLogOptions()
+        options.busyTimeoutMilliseconds = 50
+        #expect {
+            _ = try EventLog(path: directory.database, options: options)
+        } throws: { error in
+            (error as? EventLogError)?.code == .busy
+        }
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let log = try EventLog(path: directory.database)
+        #expect(try log.streamInfo("s")?.lastSequence == 1)
+        log.close()
+    }
+
     @Test func itKeepsACoreAwakeWithAnIdlePriorityThreadUnlessToldNotTo() throws {
         for (arguments, environment, expected) in [
             ([], [:], true), (["--idle-spin", "0"], [:], false), ([], ["STREAMD_IDLE_SPIN": "0"], false),

@@ -1,7 +1,7 @@
 // eventlog-crashtest: appends to stream "crash" of the log at PATH as fast as it can, from several
 // threads, and prints each acknowledged append as "FIRST LAST\n" on stdout, only after its commit.
 // The crash-safety tests kill it with SIGKILL at random moments and check that every printed sequence
-// survived. Usage: eventlog-crashtest PATH [THREADS] [normal|full] [CHECKPOINT_PAGES]
+// survived. Usage: eventlog-crashtest PATH [THREADS] [normal|full] [CHECKPOINT_PAGES] [shared|exclusive]
 import EventLog
 import Foundation
 
@@ -11,13 +11,14 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: eventlog-crashtest PATH [THREADS] [normal|full] [CHECKPOINT_PAGES]\n".utf8))
+    FileHandle.standardError.write(Data("usage: eventlog-crashtest PATH [THREADS] [normal|full] [CHECKPOINT_PAGES] [shared|exclusive]\n".utf8))
     exit(64)
 }
 let threads = arguments.count > 2 ? max(1, Int(arguments[2]) ?? 4) : 4
 var options = EventLogOptions()
 options.durability = arguments.count > 3 && arguments[3] == "full" ? .full : .normal
 if arguments.count > 4, let pages = Int32(arguments[4]) { options.checkpointPages = pages }
+options.exclusiveToProcess = arguments.count > 5 && arguments[5] == "exclusive"
 
 /// Writes one whole line with a single write(2), so lines from several threads never interleave.
 @Sendable func emit(_ line: String) {

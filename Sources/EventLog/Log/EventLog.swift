@@ -49,10 +49,10 @@ public final class EventLog: Sendable {
                 path: path)
         }
         encoders = BlockEncoderPool(options: options)
-        readers = ReaderPool(path: path, readOnly: options.readOnly, busyTimeout: options.busyTimeoutMilliseconds)
+        readers = ReaderPool(path: path, options: options)
         let connection = try SQLiteConnection(
             path: path, readOnly: options.readOnly, create: !options.readOnly,
-            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, exclusiveToProcess: options.exclusiveToProcess)
         if !options.readOnly && connection.isReadOnly {
             throw EventLogError(
                 .readOnly,
@@ -76,8 +76,7 @@ public final class EventLog: Sendable {
             checkpointer = nil
         } else {
             // Last, so nothing after it can fail and leave its thread running.
-            let checkpointer = try BackgroundCheckpointer(
-                path: path, pages: options.checkpointPages, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds)
+            let checkpointer = try BackgroundCheckpointer(path: path, options: options)
             checkpointer.watch(connection)
             self.checkpointer = checkpointer
         }

@@ -31,11 +31,13 @@ final class BackgroundCheckpointer: Sendable {
     /// connection, which `stop` closes (nil from then on).
     private let passing: Mutex<SQLiteConnection?>
 
-    /// Opens the checkpointing connection to `path` and starts its thread.
-    init(path: String, pages: Int32, busyTimeoutMilliseconds: Int32) throws(EventLogError) {
-        self.pages = max(1, pages)
+    /// Opens the checkpointing connection to `path` and starts its thread, checkpointing every
+    /// `options.checkpointPages`.
+    init(path: String, options: EventLogOptions) throws(EventLogError) {
+        pages = max(1, options.checkpointPages)
         passing = Mutex(try SQLiteConnection(
-            path: path, readOnly: false, create: false, busyTimeoutMilliseconds: busyTimeoutMilliseconds))
+            path: path, readOnly: false, create: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
+            exclusiveToProcess: options.exclusiveToProcess))
         let thread = Thread { [self] in run() }
         thread.name = "streamd.eventlog.checkpointer"
         thread.start()

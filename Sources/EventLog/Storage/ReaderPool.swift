@@ -20,15 +20,13 @@ final class ReaderConnection: @unchecked Sendable {
 final class ReaderPool: Sendable {
     private let idle = Mutex<[ReaderConnection]>([])
     private let path: String
-    private let readOnly: Bool
-    private let busyTimeout: Int32
+    private let options: EventLogOptions
     private let closed = Atomic<Bool>(false)
     private static let keptIdle = 8
 
-    init(path: String, readOnly: Bool, busyTimeout: Int32) {
+    init(path: String, options: EventLogOptions) {
         self.path = path
-        self.readOnly = readOnly
-        self.busyTimeout = busyTimeout
+        self.options = options
     }
 
     /// An idle reader, or a new one.
@@ -37,8 +35,10 @@ final class ReaderPool: Sendable {
             throw EventLogError(.closed, "the event log was closed; open it again to read.", path: path)
         }
         if let reader = idle.withLock({ $0.popLast() }) { return reader }
-        let connection = try SQLiteConnection(path: path, readOnly: readOnly, create: false, busyTimeoutMilliseconds: busyTimeout)
-        if !readOnly { try connection.execute("PRAGMA query_only = ON") }
+        let connection = try SQLiteConnection(
+            path: path, readOnly: options.readOnly, create: false,
+            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, exclusiveToProcess: options.exclusiveToProcess)
+        if !options.readOnly { try connection.execute("PRAGMA query_only = ON") }
         return try ReaderConnection(connection: connection)
     }
 

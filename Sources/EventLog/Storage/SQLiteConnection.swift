@@ -12,14 +12,18 @@ final class SQLiteConnection: @unchecked Sendable {
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
 
-    /// Opens (and with `create`, creates) the database at `path`.
-    init(path: String, readOnly: Bool, create: Bool, busyTimeoutMilliseconds: Int32) throws(EventLogError) {
+    /// Opens (and with `create`, creates) the database at `path`; with `exclusiveToProcess`, through
+    /// SQLite's `unix-excl` VFS (see `EventLogOptions.exclusiveToProcess`), which every connection of
+    /// the process to that file must then use too.
+    init(
+        path: String, readOnly: Bool, create: Bool, busyTimeoutMilliseconds: Int32, exclusiveToProcess: Bool = false
+    ) throws(EventLogError) {
         self.path = path
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         var pointer: OpaquePointer?
-        let status = sqlite3_open_v2(path, &pointer, flags, nil)
+        let status = sqlite3_open_v2(path, &pointer, flags, exclusiveToProcess ? "unix-excl" : nil)
         guard let pointer else {
             throw EventLogError(.io, "SQLite could not allocate a connection for \(path).", path: path)
         }

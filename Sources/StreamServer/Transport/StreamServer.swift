@@ -156,7 +156,11 @@ public final class StreamServer: Service, Sendable {
         let lock = try DatabaseLock(databasePath: configuration.databasePath)
         let hub: StreamHub
         do {
-            let log = try EventLog(path: configuration.databasePath, options: configuration.logOptions)
+            // The daemon owns its database (the lock file says so to other daemons and to streamctl):
+            // SQLite may keep it from other processes too, and spare each commit its file locks.
+            var options = configuration.logOptions
+            options.exclusiveToProcess = true
+            let log = try EventLog(path: configuration.databasePath, options: options)
             hub = StreamHub(log: log, limits: configuration.limits, serverName: configuration.serverName)
         } catch {
             lock.release()
