@@ -51,8 +51,8 @@ struct Streamd: AsyncParsableCommand {
     var socketMode: String = "600"
 
     @Option(name: .customLong("idle-spin"), help: ArgumentHelp(
-        "Microseconds one idle-priority thread keeps a core awake after each request; 0 turns it off (env STREAMD_IDLE_SPIN, default 200).",
-        discussion: "Waking a sleeping core costs tens of microseconds per request; the spinning thread yields to any other work at once.",
+        "Microseconds an idle-priority thread per core keeps the cores awake after each request; 0 turns them off (env STREAMD_IDLE_SPIN, default 200).",
+        discussion: "Waking a sleeping core costs tens of microseconds per request; the spinning threads yield to any other work at once.",
         valueName: "microseconds"))
     var idleSpin: String?
 

@@ -1,20 +1,20 @@
 import NIOCore
 
 extension IdleSpinner {
-    /// Notes each read of a connection as activity, then passes it on unchanged.
+    /// Notes each read of a connection as activity for every spinner, then passes it on unchanged.
     /// Thread-safety: not Sendable; used on its channel's event loop only.
     final class Handler: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         typealias InboundOut = ByteBuffer
 
-        private let spinner: IdleSpinner
+        private let spinners: [IdleSpinner]
 
-        init(_ spinner: IdleSpinner) {
-            self.spinner = spinner
+        init(_ spinners: [IdleSpinner]) {
+            self.spinners = spinners
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            spinner.noteActivity()
+            for spinner in spinners { spinner.noteActivity() }
             context.fireChannelRead(data)
         }
     }

@@ -11,6 +11,7 @@ import Synchronization
 /// run, and any other thread that wakes there takes the core at once, so it never delays the
 /// daemon or its neighbours; what it costs is that core's power while it spins.
 ///
+/// streamd runs one per core, so that the client's core, too, is awake to take its reply.
 /// When the kernel refuses the idle priority the thread ends at once and nothing spins.
 /// Thread-safety: Sendable; `noteActivity()` and `stop()` may be called from any thread.
 final class IdleSpinner: Sendable {

@@ -81,11 +81,13 @@ public final class StreamServer: Service, Sendable {
     ///   bound; the event log's error when the database cannot be opened.
     public func run() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount))
-        let spinner = configuration.idleSpin > .zero ? IdleSpinner(window: configuration.idleSpin) : nil
-        defer { spinner?.stop() }
+        // One per core: the client's core, too, then wakes at once for its reply.
+        let spinners = configuration.idleSpin > .zero
+            ? (0..<System.coreCount).map { _ in IdleSpinner(window: configuration.idleSpin) } : []
+        defer { for spinner in spinners { spinner.stop() } }
         let serving: Serving
         do {
-            serving = try await start(on: group, spinner: spinner)
+            serving = try await start(on: group, spinners: spinners)
         } catch {
             settleStartup(.failure(error))
             try? await group.shutdownGracefully()
@@ -146,7 +148,7 @@ public final class StreamServer: Service, Sendable {
         let lock: DatabaseLock
     }
 
-    private func start(on group: MultiThreadedEventLoopGroup, spinner: IdleSpinner?) async throws -> Serving {
+    private func start(on group: MultiThreadedEventLoopGroup, spinners: [IdleSpinner]) async throws -> Serving {
         let socketPath = configuration.socketPath
         try SocketFile.prepare(socketPath)
         let directory = (configuration.databasePath as NSString).deletingLastPathComponent
@@ -167,7 +169,7 @@ public final class StreamServer: Service, Sendable {
             throw error
         }
         do {
-            let channel = try await bind(hub: hub, spinner: spinner, group: group)
+            let channel = try await bind(hub: hub, spinners: spinners, group: group)
             return Serving(channel: channel, hub: hub, lock: lock)
         } catch {
             hub.log.close()
@@ -176,7 +178,7 @@ public final class StreamServer: Service, Sendable {
         }
     }
 
-    private func bind(hub: StreamHub, spinner: IdleSpinner?, group: MultiThreadedEventLoopGroup) async throws -> any Channel {
+    private func bind(hub: StreamHub, spinners: [IdleSpinner], group: MultiThreadedEventLoopGroup) async throws -> any Channel {
         let socketPath = configuration.socketPath
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -190,7 +192,7 @@ public final class StreamServer: Service, Sendable {
                     let handler = SessionHandler(connection: connection) { [self] closed in
                         _ = self.state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(closed)) }
                     }
-                    if let spinner { try channel.pipeline.syncOperations.addHandler(IdleSpinner.Handler(spinner)) }
+                    if !spinners.isEmpty { try channel.pipeline.syncOperations.addHandler(IdleSpinner.Handler(spinners)) }
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }
             }

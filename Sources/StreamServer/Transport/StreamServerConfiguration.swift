@@ -20,8 +20,8 @@ public struct StreamServerConfiguration: Sendable {
     public var closeTimeout: Duration = .seconds(5)
     /// How often events past their stream's maximum age are dropped when nobody appends to it.
     public var retentionInterval: Duration = .seconds(1)
-    /// How long one idle-priority thread keeps a core awake after each request (see `IdleSpinner`);
-    /// zero turns it off.
+    /// How long an idle-priority thread per core keeps the cores awake after each request (see
+    /// `IdleSpinner`); zero turns them off.
     public var idleSpin: Duration = .microseconds(200)
 
     /// A configuration serving `databasePath` on `socketPath`, with every other setting at its default.
