@@ -51,7 +51,7 @@ struct Streamd: AsyncParsableCommand {
     var socketMode: String = "600"
 
     @Option(name: .customLong("idle-spin"), help: ArgumentHelp(
-        "Microseconds an idle-priority thread per core keeps the cores awake after each request; 0 turns them off (env STREAMD_IDLE_SPIN, default 200).",
+        "Microseconds an idle-priority thread per core keeps the cores awake after each request; 0 turns them off (env STREAMD_IDLE_SPIN, default 100).",
         discussion: "Waking a sleeping core costs tens of microseconds per request; the spinning threads yield to any other work at once.",
         valueName: "microseconds"))
     var idleSpin: String?

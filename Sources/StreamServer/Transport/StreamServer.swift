@@ -81,9 +81,10 @@ public final class StreamServer: Service, Sendable {
     ///   bound; the event log's error when the database cannot be opened.
     public func run() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount))
-        // One per core: the client's core, too, then wakes at once for its reply.
+        // One per core, so the client's core, too, wakes at once for its reply; at most four, as
+        // clients and the event loops wake on few cores at a time, and each spinner costs power.
         let spinners = configuration.idleSpin > .zero
-            ? (0..<System.coreCount).map { _ in IdleSpinner(window: configuration.idleSpin) } : []
+            ? (0..<min(System.coreCount, 4)).map { _ in IdleSpinner(window: configuration.idleSpin) } : []
         defer { for spinner in spinners { spinner.stop() } }
         let serving: Serving
         do {

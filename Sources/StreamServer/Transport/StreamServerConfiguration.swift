@@ -22,7 +22,7 @@ public struct StreamServerConfiguration: Sendable {
     public var retentionInterval: Duration = .seconds(1)
     /// How long an idle-priority thread per core keeps the cores awake after each request (see
     /// `IdleSpinner`); zero turns them off.
-    public var idleSpin: Duration = .microseconds(200)
+    public var idleSpin: Duration = .microseconds(100)
 
     /// A configuration serving `databasePath` on `socketPath`, with every other setting at its default.
     public init(socketPath: String, databasePath: String) {
