@@ -1,4 +1,6 @@
 import Foundation
+import NIOCore
+import NIOEmbedded
 import StreamdTestSupport
 import Synchronization
 import Testing
@@ -86,6 +88,27 @@ struct IdleSpinnerTests {
         #expect(spinner.thread == nil && !spinner.isSpinning)
         stopped.store(true, ordering: .relaxed)
         for noter in noters { #expect(try noter.result() > 0) }
+    }
+
+    @Test func theHandlerNotesEachReadAndEachReplyAndPassesThemOn() throws {
+        let spinners = [IdleSpinner(window: .milliseconds(1)), IdleSpinner(window: .milliseconds(1))]
+        defer { for spinner in spinners { spinner.stop() } }
+        let channel = EmbeddedChannel(handler: IdleSpinner.Handler(spinners))
+        for (round, direction) in ["read", "write", "read"].enumerated() {
+            for spinner in spinners { #expect(waitFor { spinner.sleepsUpToDate ? true : nil } == true) }
+            let bytes = ByteBuffer(bytes: [UInt8(round)])
+            if direction == "read" {
+                try channel.writeInbound(bytes)
+                #expect(try channel.readInbound(as: ByteBuffer.self) == bytes)
+            } else {
+                try channel.writeOutbound(bytes)
+                #expect(try channel.readOutbound(as: ByteBuffer.self) == bytes)
+            }
+            for spinner in spinners {
+                #expect(waitFor { spinner.spinCount == round + 1 ? true : nil } == true, "after the \(direction) of round \(round)")
+            }
+        }
+        _ = try channel.finish()
     }
 
     /// `body`'s first non-nil value, asked every 100 µs for up to 10 s.

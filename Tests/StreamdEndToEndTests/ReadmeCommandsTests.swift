@@ -34,7 +34,7 @@ import Testing
     @Test func theLogBenchmarkPrintsItsFigures() throws {
         let result = try ToolProcess.run("streambench", ["--log", "--events", "2000", "--runs", "1", "--big", "2000"], timeout: 120)
         #expect(result.status == 0, "\(result)")
-        for metric in ["append_batched_normal", "replay_from_start", "stored_bytes_ratio", "append_one_per_commit_normal", "append_64_per_commit_normal"] {
+        for metric in ["append_batched_normal", "replay_from_start", "stored_bytes_ratio", "append_one_per_commit_normal", "append_one_per_commit_normal_exclusive", "append_64_per_commit_normal"] {
             #expect(result.lines.contains { $0.hasPrefix("peer=streamd metric=\(metric) value=") }, "no \(metric) in \(result)")
         }
     }

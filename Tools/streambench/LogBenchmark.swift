@@ -36,12 +36,15 @@ struct LogBenchmark {
         report("stored_blob_ratio", median(blobRatios), "blob/raw", "compressed block bytes / raw payload bytes")
         report("stored_bytes_per_event", median(ratios) * Double(rawBytes) / Double(events.count), "B", "raw mean \(String(format: "%.1f", Double(rawBytes) / Double(events.count))) B")
 
-        for (durability, count) in [(Durability.normal, 20_000), (Durability.full, 3_000)] {
+        // `exclusive`: with `exclusiveToProcess`, as streamd opens its log.
+        for (durability, exclusive, count) in [(Durability.normal, false, 20_000), (.normal, true, 20_000), (.full, false, 3_000)] {
             var rates: [Double] = []
+            let name = "\(durability)\(exclusive ? "_exclusive" : "")"
             for run in 0..<arguments.runs {
-                let path = arguments.directory + "/single-\(durability)-\(run).sqlite"
+                let path = arguments.directory + "/single-\(name)-\(run).sqlite"
                 var options = EventLogOptions()
                 options.durability = durability
+                options.exclusiveToProcess = exclusive
                 let log = try EventLog(path: path, options: options)
                 try log.createStream("bench")
                 let start = DispatchTime.now()
@@ -50,7 +53,7 @@ struct LogBenchmark {
                 log.close()
                 remove(path)
             }
-            report("append_one_per_commit_\(durability)", median(rates), "events/s", "sequential, one event per commit")
+            report("append_one_per_commit_\(name)", median(rates), "events/s", "sequential, one event per commit")
         }
         // What the daemon's commit of a pipelined window costs: 64 events per commit, one commit at a time.
         var windowRates: [Double] = []
