@@ -30,7 +30,6 @@ final class IdleSpinner: Sendable {
     /// The spinning thread's `pthread_t`, zero until it runs.
     private let threadHandle = Atomic<UInt>(0)
     private let wake = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
 
     /// Starts the spinning thread, named and at idle priority once this returns; it sleeps until the
     /// first `noteActivity()`.
@@ -50,11 +49,11 @@ final class IdleSpinner: Sendable {
         }
     }
 
-    /// Ends the thread and waits for it; later calls return at once.
+    /// Tells the thread to end, without waiting for it: it leaves at its next turn on a core, which
+    /// at idle priority may take seconds on a busy machine. Later calls do nothing.
     func stop() {
         guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
         wake.signal()
-        finished.wait()
     }
 
     /// Whether the thread is spinning now (rather than sleeping or stopped).
@@ -70,7 +69,7 @@ final class IdleSpinner: Sendable {
             && sleptAfter.load(ordering: .sequentiallyConsistent) == activity.load(ordering: .sequentiallyConsistent)
     }
 
-    /// The spinning thread once it runs, until `stop()`.
+    /// The spinning thread from `init` until it has left after `stop()`.
     var thread: pthread_t? {
         let handle = threadHandle.load(ordering: .acquiring)
         return handle == 0 ? nil : pthread_t(handle)
@@ -80,10 +79,7 @@ final class IdleSpinner: Sendable {
     static let idlePolicy: Int32 = 5
 
     private func run(started: DispatchSemaphore) {
-        defer {
-            threadHandle.store(0, ordering: .releasing)
-            finished.signal()
-        }
+        defer { threadHandle.store(0, ordering: .releasing) }
         Thread.current.name = "idle-spinner"
         var parameter = sched_param()
         guard pthread_setschedparam(pthread_self(), Self.idlePolicy, &parameter) == 0 else {
