@@ -9,7 +9,7 @@ import Synchronization
 /// previous one into one transaction (group commit). An append returns only after its commit.
 /// Events are stored in zlib-compressed, CRC-checked blocks. Reads run on their own connections,
 /// concurrently with the writer. One `EventLog` should own a database file at a time; other processes
-/// may read it. Timestamps are microseconds since the Unix epoch.
+/// may read it, unless it was opened `exclusiveToProcess`. Timestamps are microseconds since the Unix epoch.
 ///
 /// Thread-safety: Sendable; every method may be called from any thread.
 public final class EventLog: Sendable {

@@ -163,7 +163,12 @@ public final class StreamServer: Service, Sendable {
             // SQLite may keep it from other processes too, and spare each commit its file locks.
             var options = configuration.logOptions
             options.exclusiveToProcess = true
-            let log = try EventLog(path: configuration.databasePath, options: options)
+            let log: EventLog
+            do {
+                log = try EventLog(path: configuration.databasePath, options: options)
+            } catch let error as EventLogError where error.code == .busy {
+                throw StreamServerError(.databaseInUse, "another process has the database \(configuration.databasePath) open, and streamd keeps its database to itself while it runs; close that process (a program or shell reading the file), then start streamd again.")
+            }
             hub = StreamHub(log: log, limits: configuration.limits, serverName: configuration.serverName)
         } catch {
             lock.release()

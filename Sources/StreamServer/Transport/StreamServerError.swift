@@ -8,7 +8,7 @@ public struct StreamServerError: Error, Sendable, CustomStringConvertible {
         case socketInUse
         /// Something that is not a socket sits at the socket path.
         case socketPathOccupied
-        /// Another daemon holds the database.
+        /// Another daemon, or another process, holds the database.
         case databaseInUse
         /// A file could not be created, opened or bound.
         case system
