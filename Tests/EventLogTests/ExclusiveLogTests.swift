@@ -47,14 +47,4 @@ import Testing
             (error as? EventLogError)?.code == .busy
         }
     }
-
-    @Test func anotherProcessOpensItOnceTheHolderIsKilled() throws {
-        let child = CrashSafetyTests.childPath
-        try #require(FileManager.default.isExecutableFile(atPath: child), "build the eventlog-crashtest target: \(child)")
-        let dir = TemporaryDirectory()
-        let acknowledged = try CrashSafetyTests().runAndKill(
-            child, arguments: [dir.file(), "2", "normal", "1000", "exclusive"], afterLines: 500)
-        let last = try #require(acknowledged.map(\.upperBound).max())
-        try CrashSafetyTests.expectEverythingAcknowledged(through: last, survivedIn: dir.file(), round: 0, streamRequired: true)
-    }
 }
