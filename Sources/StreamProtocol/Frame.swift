@@ -33,17 +33,22 @@ public struct Frame: Sendable, Equatable {
         return writer.bytes + body
     }
 
-    /// Encodes a frame whose body `writeBody` writes, without copying the body twice.
+    /// Appends a frame whose body `writeBody` writes to what `writer` holds already; if `writeBody`
+    /// throws, `writer` is left as it was.
     public static func encode(
-        type: UInt8, requestID: UInt32, capacity: Int = 64, _ writeBody: (inout WireWriter) throws -> Void
-    ) rethrows -> [UInt8] {
-        var writer = WireWriter(capacity: capacity)
+        type: UInt8, requestID: UInt32, into writer: inout WireWriter, _ writeBody: (inout WireWriter) throws -> Void
+    ) rethrows {
+        let start = writer.bytes.count
         writer.write(UInt32(0))
         writer.write(type)
         writer.write(UInt8(0))
         writer.write(requestID)
-        try writeBody(&writer)
-        writer.patch(UInt32(writer.bytes.count - 4), at: 0)
-        return writer.bytes
+        do {
+            try writeBody(&writer)
+        } catch {
+            writer.truncate(to: start)
+            throw error
+        }
+        writer.patch(UInt32(writer.bytes.count - start - 4), at: start)
     }
 }

@@ -31,6 +31,14 @@ public struct FrameDecoder: Sendable {
 
     /// The next whole frame, or `nil` until more bytes arrive.
     public mutating func next() throws -> Frame? {
+        guard let (type, requestID, body) = try nextBody() else { return nil }
+        return Frame(type: type, requestID: requestID, body: body.remainingBytes)
+    }
+
+    /// The next whole frame's type and request id, and a reader over its body where the decoder keeps
+    /// it (no copy); `nil` until more bytes arrive. Drop the reader before appending more bytes, or the
+    /// append copies the decoder's buffer.
+    public mutating func nextBody() throws -> (type: UInt8, requestID: UInt32, body: WireReader)? {
         guard bufferedByteCount >= 4 else { return nil }
         let length = buffer[readIndex..<readIndex + 4].reduce(0) { ($0 << 8) | Int($1) }
         guard length >= Frame.headerLength else {
@@ -41,15 +49,14 @@ public struct FrameDecoder: Sendable {
         }
         guard bufferedByteCount >= 4 + length else { return nil }
         let start = readIndex + 4
-        var reader = WireReader(buffer[start..<start + Frame.headerLength])
-        let type = try reader.read(UInt8.self, "type")
-        let flags = try reader.read(UInt8.self, "flags")
-        let requestID = try reader.read(UInt32.self, "request_id")
-        let body = Array(buffer[(start + Frame.headerLength)..<(start + length)])
+        var header = WireReader(buffer[start..<start + Frame.headerLength])
+        let type = try header.read(UInt8.self, "type")
+        let flags = try header.read(UInt8.self, "flags")
+        let requestID = try header.read(UInt32.self, "request_id")
         readIndex = start + length
         guard flags == 0 else {
             throw ProtocolError.malformed("flags are 0x\(String(flags, radix: 16)), but must be 0 in version 1")
         }
-        return Frame(type: type, flags: flags, requestID: requestID, body: body)
+        return (type, requestID, WireReader(buffer[(start + Frame.headerLength)..<(start + length)]))
     }
 }

@@ -47,6 +47,26 @@ import Testing
         #expect(try decodeAll(chunks) == messages)
     }
 
+    @Test(arguments: 1...10)
+    func bodiesReadWhereTheDecoderKeepsThemGiveTheSameMessages(seed: UInt64) throws {
+        var random = SeededGenerator(seed: seed)
+        let (bytes, messages) = stream
+        var decoder = FrameDecoder()
+        var decoded: [ClientMessage] = []
+        var start = 0
+        while start < bytes.count {
+            let end = min(bytes.count, start + Int(random.next() % 40) + 1)
+            decoder.append(bytes[start..<end])
+            start = end
+            while let (type, requestID, body) = try decoder.nextBody() {
+                #expect(requestID == UInt32(decoded.count))
+                decoded.append(try ClientMessage(type: type, body: body))
+            }
+        }
+        #expect(decoded == messages)
+        #expect(decoder.bufferedByteCount == 0)
+    }
+
     @Test func anOversizeLengthIsRefusedBeforeItsBodyArrives() throws {
         var decoder = FrameDecoder(maximumLength: 1024)
         decoder.append([0, 0, 4, 1])

@@ -22,6 +22,29 @@ import Testing
         }
     }
 
+    @Test func framesAppendedToOneWriterAreTheFramesEncodedOneByOne() throws {
+        var writer = WireWriter()
+        var expected: [UInt8] = []
+        for (index, message) in ProtocolSamples.serverMessages.enumerated() {
+            try message.encode(requestID: UInt32(index), into: &writer)
+            expected += try message.encoded(requestID: UInt32(index))
+        }
+        for (index, message) in ProtocolSamples.clientMessages.enumerated() {
+            try message.encode(requestID: UInt32(index), into: &writer)
+            expected += try message.encoded(requestID: UInt32(index))
+        }
+        #expect(writer.bytes == expected)
+    }
+
+    @Test func aMessageThatCannotBeEncodedLeavesTheWriterAsItWas() throws {
+        var writer = WireWriter()
+        try ServerMessage.pong(nonce: 7).encode(requestID: 1, into: &writer)
+        let before = writer.bytes
+        let tooLong = ClientMessage.publish(.init(stream: String(repeating: "s", count: 70_000), payload: [1]))
+        #expect(throws: ProtocolError.self) { try tooLong.encode(requestID: 2, into: &writer) }
+        #expect(writer.bytes == before)
+    }
+
     @Test func aPublishIsLaidOutAsTheDocumentSays() throws {
         let bytes = try ClientMessage.publish(.init(stream: "ab", expectedLastSequence: 258, payload: [0xFF]))
             .encoded(requestID: 0x0102_0304)

@@ -13,15 +13,27 @@ public protocol WireMessage: Sendable {
 extension WireMessage {
     /// This message as a frame's bytes.
     public func encoded(requestID: UInt32) throws -> [UInt8] {
-        try Frame.encode(type: type, requestID: requestID, capacity: 64 + payloadSizeHint) { writer in
+        var writer = WireWriter(capacity: 64 + payloadSizeHint)
+        try encode(requestID: requestID, into: &writer)
+        return writer.bytes
+    }
+
+    /// Appends this message as a frame's bytes to `writer` (several frames then make one buffer).
+    public func encode(requestID: UInt32, into writer: inout WireWriter) throws {
+        try Frame.encode(type: type, requestID: requestID, into: &writer) { writer in
             try writeBody(to: &writer)
         }
     }
 
     /// The message a frame carries; the body must be consumed exactly.
     public init(_ frame: Frame) throws {
-        var reader = WireReader(frame.body[...])
-        self = try Self.readBody(type: frame.type, from: &reader)
-        try reader.expectEnd(of: "message type 0x\(String(frame.type, radix: 16))")
+        try self.init(type: frame.type, body: WireReader(frame.body[...]))
+    }
+
+    /// The message of type `type` whose body `body` reads; the body must be consumed exactly.
+    public init(type: UInt8, body: WireReader) throws {
+        var reader = body
+        self = try Self.readBody(type: type, from: &reader)
+        try reader.expectEnd(of: "message type 0x\(String(type, radix: 16))")
     }
 }

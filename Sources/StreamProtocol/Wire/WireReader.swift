@@ -13,6 +13,9 @@ public struct WireReader: Sendable {
     /// Whether every byte has been read.
     public var isAtEnd: Bool { bytes.isEmpty }
 
+    /// The bytes not read yet, copied.
+    public var remainingBytes: [UInt8] { Array(bytes) }
+
     /// Throws unless every byte has been read: a body must be consumed exactly.
     public func expectEnd(of message: @autoclosure () -> String) throws {
         guard bytes.isEmpty else {

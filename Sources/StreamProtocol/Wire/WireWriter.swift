@@ -53,6 +53,11 @@ public struct WireWriter: Sendable {
     }
 
     /// Overwrites four bytes at `offset` with `value`, big-endian: used to fill in a frame's length.
+    /// Drops everything written after the first `count` bytes.
+    mutating func truncate(to count: Int) {
+        bytes.removeSubrange(count...)
+    }
+
     mutating func patch(_ value: UInt32, at offset: Int) {
         withUnsafeBytes(of: value.bigEndian) { source in
             for index in 0..<4 { bytes[offset + index] = source[index] }

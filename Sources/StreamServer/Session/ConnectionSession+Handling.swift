@@ -68,40 +68,40 @@ extension ConnectionSession {
         }
     }
 
-    /// Publishes several pipelined `PUBLISH` requests to one stream in one commit, answering each
-    /// with its own `PUBLISHED`, in order; if the commit fails, each gets the same `ERROR`.
-    func handlePublishes(_ group: [(publish: ClientMessage.Publish, requestID: UInt32)]) {
-        var frames: [UInt8] = []
+    /// Publishes a run of `PUBLISH` requests in one commit, answering each with its own `PUBLISHED`,
+    /// in order; if the commit fails, each gets the same `ERROR`.
+    func handlePublishes(_ run: PublishRun) {
+        var frames = WireWriter(capacity: Self.publishedFrameLength * run.count)
         do {
-            let outcome = try hub.publish(
-                to: group[0].publish.stream, expectedLastSequence: nil,
-                group.map { .init(messageID: $0.publish.messageID, payload: $0.publish.payload) })
-            for (index, request) in group.enumerated() {
+            let outcome = try hub.publish(to: run.stream, expectedLastSequence: nil, run.submissions)
+            for (index, requestID) in run.requestIDs.enumerated() {
                 let entry = outcome.entries[index]
-                frames += Self.encode(.published(sequence: entry.sequence, timestamp: outcome.timestamps[index], duplicate: entry.duplicate), requestID: request.requestID)
+                Self.encode(.published(sequence: entry.sequence, timestamp: outcome.timestamps[index], duplicate: entry.duplicate), requestID: requestID, into: &frames)
             }
         } catch {
             let reply = ServerError.from(error).reply
-            for request in group { frames += Self.encode(reply, requestID: request.requestID) }
+            for requestID in run.requestIDs { Self.encode(reply, requestID: requestID, into: &frames) }
         }
-        write(frames)
+        write(frames.bytes)
     }
 
-    /// Hands pipelined `PUBLISH` requests without message ids to the log as one append and returns;
+    /// Hands a run of `PUBLISH` requests without message ids to the log as one append and returns;
     /// their `PUBLISHED` replies follow the commit, in request order (see `OrderedReplies`).
-    func publishPipelined(_ group: [(publish: ClientMessage.Publish, requestID: UInt32)]) {
-        let requestIDs = group.map(\.requestID)
-        publishPipelined(to: group[0].publish.stream, group.map(\.publish.payload)) { outcome in
+    func publishPipelined(_ run: PublishRun) {
+        let requestIDs = run.requestIDs
+        publishPipelined(to: run.stream, run.payloads) { outcome in
+            var frames = WireWriter(capacity: Self.publishedFrameLength * requestIDs.count)
             switch outcome {
             case let .success(receipt):
-                return requestIDs.enumerated().reduce(into: []) { frames, request in
-                    let sequence = receipt.firstSequence + UInt64(request.offset)
-                    frames += Self.encode(.published(sequence: sequence, timestamp: receipt.timestamp, duplicate: false), requestID: request.element)
+                for (offset, requestID) in requestIDs.enumerated() {
+                    let sequence = receipt.firstSequence + UInt64(offset)
+                    Self.encode(.published(sequence: sequence, timestamp: receipt.timestamp, duplicate: false), requestID: requestID, into: &frames)
                 }
             case let .failure(error):
                 let reply = ServerError.from(error).reply
-                return requestIDs.reduce(into: []) { frames, requestID in frames += Self.encode(reply, requestID: requestID) }
+                for requestID in requestIDs { Self.encode(reply, requestID: requestID, into: &frames) }
             }
+            return frames.bytes
         }
     }
 

@@ -5,43 +5,53 @@ extension ConnectionSession {
     enum Step: Sendable {
         /// A request for the hub.
         case handle(ClientMessage, requestID: UInt32)
+        /// Pipelined `PUBLISH` requests that share one commit.
+        case publish(PublishRun)
         /// A reply the connection state decided on its own (`WELCOME`, a handshake error).
         case send(ServerMessage, requestID: UInt32)
         /// A fatal error: end the subscriptions, send it, write nothing more.
         case closeThenSend(ServerMessage, requestID: UInt32)
     }
 
-    /// The most pipelined publishes merged into one commit.
-    static let maximumPublishGroup = 1024
+    /// Appends the request `message` to `steps`: a `PUBLISH` joins the run of publishes just before it
+    /// when it can share their commit.
+    static func append(request message: ClientMessage, requestID: UInt32, maximumEventBytes: Int, to steps: inout [Step]) {
+        guard case let .publish(publish) = message else {
+            steps.append(.handle(message, requestID: requestID))
+            return
+        }
+        if case var .publish(run) = steps.last {
+            // Taken out first, so the run's arrays are not shared and grow in place.
+            steps.removeLast()
+            let absorbed = run.absorb(publish, requestID: requestID, maximumEventBytes: maximumEventBytes)
+            steps.append(.publish(run))
+            if absorbed { return }
+        }
+        if let run = PublishRun(publish, requestID: requestID, maximumEventBytes: maximumEventBytes) {
+            steps.append(.publish(run))
+        } else {
+            steps.append(.handle(message, requestID: requestID))
+        }
+    }
 
     /// Does every step, in order.
     func run(_ steps: ArraySlice<Step>) {
-        var index = steps.startIndex
-        while index < steps.endIndex {
+        for step in steps {
             // A client that pipelines faster than the log commits is held here, on its own queue,
             // which in turn stops reading its socket: the daemon holds a bounded amount of its data.
             if pipelinedReplies.bytesInFlight >= hub.limits.maximumPipelinedBytes { pipelinedReplies.waitUntilAnswered() }
-            let group = publishGroup(in: steps, from: index)
-            if let taken = runPipelined(group, steps, at: index) {
-                index += taken
-                continue
-            }
+            if runPipelined(step) { continue }
             // Anything else is answered after the pipelined publishes before it.
             pipelinedReplies.waitUntilAnswered()
-            if group.count > 1 {
-                handlePublishes(group)
-                index += group.count
-                continue
-            }
-            switch steps[index] {
+            switch step {
             case let .handle(message, requestID): handle(message, requestID: requestID)
+            case let .publish(run): handlePublishes(run)
             case let .send(message, requestID): send(message, requestID: requestID)
             case let .closeThenSend(message, requestID):
                 endSubscriptions()
                 send(message, requestID: requestID)
                 silenced.store(true, ordering: .releasing)
             }
-            index += 1
         }
     }
 
@@ -50,65 +60,35 @@ extension ConnectionSession {
     func runWhileQuick(_ steps: [Step]) -> Int {
         var index = 0
         while index < steps.count, pipelinedReplies.bytesInFlight < hub.limits.maximumPipelinedBytes {
-            let group = publishGroup(in: steps[...], from: index)
-            if let taken = runPipelined(group, steps[...], at: index, onlyToKnownStreams: true) {
-                index += taken
-                continue
-            }
-            guard pipelinedReplies.isIdle else { return index }
-            switch steps[index] {
-            case let .handle(.ping(nonce), requestID): send(.pong(nonce: nonce), requestID: requestID)
-            case let .handle(message, requestID) where message.isCredit: handle(message, requestID: requestID)
-            case let .send(message, requestID): send(message, requestID: requestID)
-            default: return index
+            if !runPipelined(steps[index], onlyToKnownStreams: true) {
+                guard pipelinedReplies.isIdle else { return index }
+                switch steps[index] {
+                case let .handle(.ping(nonce), requestID): send(.pong(nonce: nonce), requestID: requestID)
+                case let .handle(message, requestID) where message.isCredit: handle(message, requestID: requestID)
+                case let .send(message, requestID): send(message, requestID: requestID)
+                default: return index
+                }
             }
             index += 1
         }
         return index
     }
 
-    /// Hands the publishes at `index` (`group`, their `publishGroup`) to the log without waiting, if
-    /// they need no de-duplication nor condition; returns how many steps that took, or nil if the step
-    /// is something else. With `onlyToKnownStreams`, a publish that would first have to create its
-    /// stream (and wait for that) is something else too.
-    private func runPipelined(
-        _ group: [(publish: ClientMessage.Publish, requestID: UInt32)], _ steps: ArraySlice<Step>, at index: Int,
-        onlyToKnownStreams: Bool = false
-    ) -> Int? {
+    /// Hands `step` to the log without waiting and returns true, if it is publishes that need no
+    /// de-duplication nor condition. With `onlyToKnownStreams`, publishes that would first have to
+    /// create their stream (and wait for that) are left alone too.
+    private func runPipelined(_ step: Step, onlyToKnownStreams: Bool = false) -> Bool {
         func allowed(_ stream: String) -> Bool { !onlyToKnownStreams || hub.isKnownToExist(stream) }
-        if !group.isEmpty, group.allSatisfy({ $0.publish.messageID == nil }), allowed(group[0].publish.stream) {
-            publishPipelined(group)
-            return group.count
-        }
-        if case let .handle(.publishBatch(batch), requestID) = steps[index], batch.isPipelinable, allowed(batch.stream) {
+        switch step {
+        case let .publish(run) where run.isPipelinable && allowed(run.stream):
+            publishPipelined(run)
+            return true
+        case let .handle(.publishBatch(batch), requestID) where batch.isPipelinable && allowed(batch.stream):
             publishPipelined(batch, requestID: requestID)
-            return 1
+            return true
+        default:
+            return false
         }
-        return nil
-    }
-
-    /// The pipelined `PUBLISH` requests from `start` on that can share one commit: consecutive, to one
-    /// stream, without `expected_last_sequence` (which must be checked alone), and each small enough
-    /// for the log (so one oversize event cannot fail its neighbours). Without message ids they are
-    /// handed to the log without waiting for the commit; with some, they are de-duplicated first.
-    private func publishGroup(in steps: ArraySlice<Step>, from start: Int) -> [(publish: ClientMessage.Publish, requestID: UInt32)] {
-        let maximumBytes = hub.log.options.maximumEventBytes
-        func groupable(_ step: Step) -> (publish: ClientMessage.Publish, requestID: UInt32)? {
-            guard case let .handle(.publish(publish), requestID) = step, publish.expectedLastSequence == nil,
-                publish.payload.count <= maximumBytes
-            else { return nil }
-            return (publish, requestID)
-        }
-        guard let first = groupable(steps[start]) else { return [] }
-        var group = [first]
-        var index = start + 1
-        while index < steps.endIndex, group.count < Self.maximumPublishGroup, let next = groupable(steps[index]),
-            next.publish.stream == first.publish.stream
-        {
-            group.append(next)
-            index += 1
-        }
-        return group
     }
 }
 

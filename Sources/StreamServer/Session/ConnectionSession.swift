@@ -89,31 +89,32 @@ public final class ConnectionSession: Sendable {
 
     /// The requests and protocol replies in the frames completed by `bytes`.
     private func decode(_ bytes: some Collection<UInt8>) -> [Step] {
-        inbound.withLock { inbound -> [Step] in
+        let maximumEventBytes = hub.log.options.maximumEventBytes
+        return inbound.withLock { inbound -> [Step] in
             guard !inbound.connection.isClosed else { return [] }
             inbound.decoder.append(bytes)
             var steps: [Step] = []
             while true {
-                let frame: Frame
+                let requestID: UInt32
                 let message: ClientMessage
                 do {
-                    guard let next = try inbound.decoder.next() else { break }
-                    frame = next
+                    guard let (type, id, body) = try inbound.decoder.nextBody() else { break }
+                    requestID = id
+                    do {
+                        message = try ClientMessage(type: type, body: body)
+                    } catch {
+                        Self.append(inbound.connection.failed(Self.protocolError(error)), requestID: requestID, to: &steps)
+                        break
+                    }
                 } catch {
                     Self.append(inbound.connection.failed(Self.protocolError(error)), requestID: 0, to: &steps)
                     break
                 }
-                do {
-                    message = try ClientMessage(frame)
-                } catch {
-                    Self.append(inbound.connection.failed(Self.protocolError(error)), requestID: frame.requestID, to: &steps)
-                    break
-                }
                 let action = inbound.connection.received(message)
                 if action == .dispatch {
-                    steps.append(.handle(message, requestID: frame.requestID))
+                    Self.append(request: message, requestID: requestID, maximumEventBytes: maximumEventBytes, to: &steps)
                 } else {
-                    Self.append(action, requestID: frame.requestID, to: &steps)
+                    Self.append(action, requestID: requestID, to: &steps)
                 }
                 if inbound.connection.isClosed { break }
             }
@@ -183,12 +184,23 @@ public final class ConnectionSession: Sendable {
     /// `message` as a frame; a reply that cannot be encoded (a name too long for the wire, say)
     /// becomes an `ERROR internal` saying so.
     static func encode(_ message: ServerMessage, requestID: UInt32) -> [UInt8] {
+        var writer = WireWriter(capacity: 64 + message.payloadSizeHint)
+        encode(message, requestID: requestID, into: &writer)
+        return writer.bytes
+    }
+
+    /// Appends `message` as a frame to `writer`, as `encode(_:requestID:)` makes it.
+    static func encode(_ message: ServerMessage, requestID: UInt32, into writer: inout WireWriter) {
         do {
-            return try message.encoded(requestID: requestID)
+            try message.encode(requestID: requestID, into: &writer)
         } catch {
-            return (try? ServerMessage.error(code: .internal, message: "a reply could not be encoded: \(error)").encoded(requestID: requestID)) ?? []
+            let failure = ServerMessage.error(code: .internal, message: "a reply could not be encoded: \(error)")
+            try? failure.encode(requestID: requestID, into: &writer)
         }
     }
+
+    /// The bytes of one `PUBLISHED` frame: length, header, sequence, timestamp, duplicate flag.
+    static let publishedFrameLength = 4 + Frame.headerLength + 8 + 8 + 1
 
     // MARK: Subscriptions
 
