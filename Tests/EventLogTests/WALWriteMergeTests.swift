@@ -27,13 +27,6 @@ import Testing
         #expect(perCommit >= 1 && perCommit < 1.3, "\(perCommit) write system calls per one-event commit")
         #expect(try log.readAll("s").count == commits + 1)
     }
-
-    /// `syscw` of /proc/thread-self/io: write system calls this thread made so far.
-    private func threadWriteSystemCalls() throws -> Int {
-        let text = try String(contentsOfFile: "/proc/thread-self/io", encoding: .utf8)
-        let line = try #require(text.split(separator: "\n").first { $0.hasPrefix("syscw:") })
-        return try #require(Int(line.dropFirst("syscw:".count).trimmingCharacters(in: .whitespaces)))
-    }
     #endif
 
     /// One-event commits, multi-page commits (an event larger than a page) and commits right after a
