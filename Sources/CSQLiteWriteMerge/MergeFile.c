@@ -6,7 +6,6 @@
 
 #include <string.h>
 
-
 // Writes the held bytes, if any. They are dropped whatever the outcome: a failed write is reported to
 // SQLite by the call that flushed, and a transaction whose write failed never commits.
 static int flushHeld(MergeFile *file) {
