@@ -31,9 +31,10 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .target(name: "CSQLiteWriteMerge", dependencies: ["CSQLite"]),
         .target(
             name: "EventLog",
-            dependencies: ["Reactive", "CSQLite", "CZlib"]
+            dependencies: ["Reactive", "CSQLite", "CSQLiteWriteMerge", "CZlib"]
         ),
         .executableTarget(
             name: "eventlog-crashtest",
@@ -53,7 +54,7 @@ let package = Package(
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),
         .testTarget(
             name: "EventLogTests",
-            dependencies: ["EventLog", "Reactive", "CSQLite", "StreamdTestSupport"]
+            dependencies: ["EventLog", "Reactive", "CSQLite", "CSQLiteWriteMerge", "StreamdTestSupport"]
         ),
         .target(name: "StreamProtocol"),
         .testTarget(name: "StreamProtocolTests", dependencies: ["StreamProtocol", "StreamdTestSupport"]),

@@ -1,4 +1,5 @@
 import CSQLite
+import CSQLiteWriteMerge
 
 /// One SQLite connection: owns the handle, caches prepared statements, and turns every failure into an
 /// `EventLogError` carrying the extended result code, SQLite's message and the SQL.
@@ -14,7 +15,11 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// Opens (and with `create`, creates) the database at `path`; with `exclusiveToProcess`, through
     /// SQLite's `unix-excl` VFS (see `EventLogOptions.exclusiveToProcess`), which every connection of
-    /// the process to that file must then use too.
+    /// the process to that file must then use too, else through `unix`. Either is reached through its
+    /// pass-through wrapper from CSQLiteWriteMerge, which writes each WAL frame with one system call.
+    ///
+    /// - Throws: `EventLogError` with code `io` when the wrappers cannot be registered, else the open's
+    ///   failure mapped by `error(_:message:path:sql:)`.
     init(
         path: String, readOnly: Bool, create: Bool, busyTimeoutMilliseconds: Int32, exclusiveToProcess: Bool = false
     ) throws(EventLogError) {
@@ -22,8 +27,16 @@ final class SQLiteConnection: @unchecked Sendable {
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        let registration = streamd_write_merge_register()
+        guard registration == SQLITE_OK else {
+            throw EventLogError(
+                .io,
+                "SQLite could not register the VFS wrappers \(STREAMD_WRITE_MERGE_UNIX_VFS) and \(STREAMD_WRITE_MERGE_UNIX_EXCL_VFS) over its unix VFSes (\(String(cString: sqlite3_errstr(registration)))); the log needs an SQLite built with its unix VFSes.",
+                path: path, sqliteCode: registration)
+        }
+        let vfs = exclusiveToProcess ? STREAMD_WRITE_MERGE_UNIX_EXCL_VFS : STREAMD_WRITE_MERGE_UNIX_VFS
         var pointer: OpaquePointer?
-        let status = sqlite3_open_v2(path, &pointer, flags, exclusiveToProcess ? "unix-excl" : nil)
+        let status = sqlite3_open_v2(path, &pointer, flags, vfs)
         guard let pointer else {
             throw EventLogError(.io, "SQLite could not allocate a connection for \(path).", path: path)
         }
