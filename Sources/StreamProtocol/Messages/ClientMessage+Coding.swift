@@ -95,11 +95,7 @@ extension ClientMessage: WireMessage {
         case MessageType.ping:
             return .ping(nonce: try reader.read(UInt64.self, "nonce"))
         case MessageType.publish:
-            return .publish(Publish(
-                stream: try reader.read(String.self, "stream"),
-                expectedLastSequence: try reader.readOptional("expected_last_sequence") { try $0.read(UInt64.self, "expected_last_sequence") },
-                messageID: try reader.readOptional("message_id") { try $0.read(String.self, "message_id") },
-                payload: try reader.readBytes("payload")))
+            return .publish(try PublishBody(reading: &reader).message())
         case MessageType.publishBatch:
             let stream = try reader.read(String.self, "stream")
             let expected = try reader.readOptional("expected_last_sequence") { try $0.read(UInt64.self, "expected_last_sequence") }

@@ -45,7 +45,6 @@ public enum ClientMessage: Sendable, Hashable {
         /// Optimistic concurrency: the stream's last sequence must be this (0 = empty).
         public var expectedLastSequence: UInt64?
         /// De-duplication: a recently seen id is not stored again.
-        /// De-duplication: a recently seen id is not stored again.
         public var messageID: String?
         /// The bytes of the event.
         public var payload: [UInt8]

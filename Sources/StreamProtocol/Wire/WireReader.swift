@@ -49,8 +49,17 @@ public struct WireReader: Sendable {
 
     /// Reads a `str`.
     public mutating func read(_: String.Type, _ field: String) throws -> String {
+        try Self.string(try readUTF8(field), field)
+    }
+
+    /// Reads a `str` without decoding it: its UTF-8 bytes, not yet checked (see `string(_:_:)`).
+    public mutating func readUTF8(_ field: String) throws -> ArraySlice<UInt8> {
         let count = Int(try read(UInt16.self, field))
-        let utf8 = try take(count, field)
+        return try take(count, field)
+    }
+
+    /// The text of the UTF-8 bytes of `field`; throws if they are not valid UTF-8.
+    public static func string(_ utf8: ArraySlice<UInt8>, _ field: String) throws -> String {
         guard let string = String(validating: utf8, as: UTF8.self) else {
             throw ProtocolError.malformed("\(field) is not valid UTF-8")
         }
@@ -59,8 +68,13 @@ public struct WireReader: Sendable {
 
     /// Reads `bytes`.
     public mutating func readBytes(_ field: String) throws -> [UInt8] {
+        Array(try readByteSlice(field))
+    }
+
+    /// Reads `bytes` without copying them out of the buffer being read.
+    public mutating func readByteSlice(_ field: String) throws -> ArraySlice<UInt8> {
         let count = Int(try read(UInt32.self, field))
-        return Array(try take(count, field))
+        return try take(count, field)
     }
 
     /// Reads an `opt<T>`.

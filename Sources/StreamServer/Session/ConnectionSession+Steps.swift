@@ -13,27 +13,6 @@ extension ConnectionSession {
         case closeThenSend(ServerMessage, requestID: UInt32)
     }
 
-    /// Appends the request `message` to `steps`: a `PUBLISH` joins the run of publishes just before it
-    /// when it can share their commit.
-    static func append(request message: ClientMessage, requestID: UInt32, maximumEventBytes: Int, to steps: inout [Step]) {
-        guard case let .publish(publish) = message else {
-            steps.append(.handle(message, requestID: requestID))
-            return
-        }
-        if case var .publish(run) = steps.last {
-            // Taken out first, so the run's arrays are not shared and grow in place.
-            steps.removeLast()
-            let absorbed = run.absorb(publish, requestID: requestID, maximumEventBytes: maximumEventBytes)
-            steps.append(.publish(run))
-            if absorbed { return }
-        }
-        if let run = PublishRun(publish, requestID: requestID, maximumEventBytes: maximumEventBytes) {
-            steps.append(.publish(run))
-        } else {
-            steps.append(.handle(message, requestID: requestID))
-        }
-    }
-
     /// Does every step, in order.
     func run(_ steps: ArraySlice<Step>) {
         for step in steps {

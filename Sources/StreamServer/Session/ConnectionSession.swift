@@ -20,11 +20,6 @@ public final class ConnectionSession: Sendable {
     /// The hub this connection is served by.
     public let hub: StreamHub
 
-    private struct Inbound {
-        var decoder: FrameDecoder
-        var connection: ConnectionState
-    }
-
     private struct Subscriptions {
         var live: [UInt32: Subscription] = [:]
         /// Ids between the `SUBSCRIBE` check and the subscription's opening.
@@ -33,7 +28,7 @@ public final class ConnectionSession: Sendable {
     }
 
     private let output: @Sendable ([UInt8]) -> Void
-    private let inbound: Mutex<Inbound>
+    private let inbound: Mutex<StepDecoder>
     private let subscriptions = Mutex(Subscriptions())
     /// Set once the session must write nothing more.
     let silenced = Atomic<Bool>(false)
@@ -46,13 +41,14 @@ public final class ConnectionSession: Sendable {
         self.hub = hub
         self.output = output
         let limits = hub.limits
-        inbound = Mutex(Inbound(
-            decoder: FrameDecoder(maximumLength: limits.maximumFrameLength),
+        inbound = Mutex(StepDecoder(
+            frames: FrameDecoder(maximumLength: limits.maximumFrameLength),
             connection: ConnectionState(
                 supportedVersions: StreamHub.supportedVersions,
                 maximumFrameLength: UInt32(clamping: limits.maximumFrameLength),
                 maximumSubscriptions: UInt32(clamping: limits.maximumSubscriptionsPerConnection),
-                serverName: hub.serverName)))
+                serverName: hub.serverName),
+            maximumEventBytes: hub.log.options.maximumEventBytes))
         hub.connectionOpened()
     }
 
@@ -64,7 +60,7 @@ public final class ConnectionSession: Sendable {
     }
 
     /// Whether the session is closed (after a fatal error or `close`).
-    public var isClosed: Bool { inbound.withLock { $0.connection.isClosed } }
+    public var isClosed: Bool { inbound.withLock { $0.isClosed } }
 
     /// The number of live subscriptions.
     public var subscriptionCount: Int { subscriptions.withLock { $0.live.count } }
@@ -89,37 +85,7 @@ public final class ConnectionSession: Sendable {
 
     /// The requests and protocol replies in the frames completed by `bytes`.
     private func decode(_ bytes: some Collection<UInt8>) -> [Step] {
-        let maximumEventBytes = hub.log.options.maximumEventBytes
-        return inbound.withLock { inbound -> [Step] in
-            guard !inbound.connection.isClosed else { return [] }
-            inbound.decoder.append(bytes)
-            var steps: [Step] = []
-            while true {
-                let requestID: UInt32
-                let message: ClientMessage
-                do {
-                    guard let (type, id, body) = try inbound.decoder.nextBody() else { break }
-                    requestID = id
-                    do {
-                        message = try ClientMessage(type: type, body: body)
-                    } catch {
-                        Self.append(inbound.connection.failed(Self.protocolError(error)), requestID: requestID, to: &steps)
-                        break
-                    }
-                } catch {
-                    Self.append(inbound.connection.failed(Self.protocolError(error)), requestID: 0, to: &steps)
-                    break
-                }
-                let action = inbound.connection.received(message)
-                if action == .dispatch {
-                    Self.append(request: message, requestID: requestID, maximumEventBytes: maximumEventBytes, to: &steps)
-                } else {
-                    Self.append(action, requestID: requestID, to: &steps)
-                }
-                if inbound.connection.isClosed { break }
-            }
-            return steps
-        }
+        inbound.withLock { $0.steps(from: bytes) }
     }
 
     /// Whether the transport takes more output now; subscriptions send nothing while it does not.
@@ -135,7 +101,7 @@ public final class ConnectionSession: Sendable {
 
     /// Closes the session: ends its subscriptions without a frame and ignores later bytes.
     public func close() {
-        inbound.withLock { $0.connection.close() }
+        inbound.withLock { $0.close() }
         endSubscriptions()
         silenced.store(true, ordering: .releasing)
     }
@@ -143,7 +109,7 @@ public final class ConnectionSession: Sendable {
     /// Tells the client the server is stopping: each subscription ends with `SUBSCRIPTION_ENDED`
     /// (reason: server shutting down), then `ERROR shutting_down` (request id 0), and the session closes.
     public func shutDown() {
-        inbound.withLock { $0.connection.close() }
+        inbound.withLock { $0.close() }
         pipelinedReplies.waitUntilAnswered()
         let ending = subscriptions.withLock { table -> [Subscription] in
             table.closed = true
@@ -154,18 +120,6 @@ public final class ConnectionSession: Sendable {
         }
         send(.error(code: .shuttingDown, message: "the server is shutting down; reconnect later."), requestID: 0)
         silenced.store(true, ordering: .releasing)
-    }
-
-    private static func protocolError(_ error: any Error) -> ProtocolError {
-        error as? ProtocolError ?? .malformed("\(error)")
-    }
-
-    private static func append(_ action: ConnectionState.Action, requestID: UInt32, to steps: inout [Step]) {
-        switch action {
-        case .dispatch, .ignore: break
-        case let .reply(message): steps.append(.send(message, requestID: requestID))
-        case let .replyAndClose(message): steps.append(.closeThenSend(message, requestID: requestID))
-        }
     }
 
     // MARK: Output

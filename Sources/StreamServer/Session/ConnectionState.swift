@@ -46,6 +46,12 @@ public struct ConnectionState: Sendable {
     /// Whether nothing more is processed.
     public var isClosed: Bool { phase == .closed }
 
+    /// Whether the handshake is done and the connection takes requests.
+    public var isOpen: Bool {
+        if case .open = phase { return true }
+        return false
+    }
+
     /// The action for a decoded request.
     public mutating func received(_ message: ClientMessage) -> Action {
         switch phase {

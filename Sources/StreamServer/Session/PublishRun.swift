@@ -2,8 +2,8 @@ import StreamProtocol
 
 /// Consecutive `PUBLISH` requests of one connection that can share one commit: to one stream, none
 /// with an expected last sequence (which must be checked alone), each small enough for the log (so
-/// one oversize event cannot fail its neighbours). Decoding gathers them as they arrive, so a window
-/// of pipelined publishes is handled as one piece, not request by request.
+/// one oversize event cannot fail its neighbours). `StepDecoder` gathers them as they arrive, so a
+/// window of pipelined publishes is handled as one piece, not request by request.
 ///
 /// A value type; not shared between threads.
 struct PublishRun: Sendable {
@@ -11,17 +11,20 @@ struct PublishRun: Sendable {
     static let maximumCount = 1024
 
     let stream: String
+    private let streamUTF8: [UInt8]
     private(set) var requestIDs: [UInt32]
     private(set) var payloads: [[UInt8]]
     /// Each request's message id; empty while no request of the run has one.
     private(set) var messageIDs: [String?] = []
 
-    /// A run of the one request `publish`, if it can share a commit with others.
-    init?(_ publish: ClientMessage.Publish, requestID: UInt32, maximumEventBytes: Int) {
+    /// A run of the one request `publish`, or nil if it cannot share a commit with others; throws if
+    /// the stream's name is not valid UTF-8.
+    init?(_ publish: PublishBody, requestID: UInt32, maximumEventBytes: Int) throws {
         guard publish.expectedLastSequence == nil, publish.payload.count <= maximumEventBytes else { return nil }
-        stream = publish.stream
+        stream = try publish.stream()
+        streamUTF8 = Array(publish.streamUTF8)
         requestIDs = [requestID]
-        payloads = [publish.payload]
+        payloads = [Array(publish.payload)]
         if let messageID = publish.messageID { messageIDs = [messageID] }
     }
 
@@ -32,13 +35,13 @@ struct PublishRun: Sendable {
     var isPipelinable: Bool { messageIDs.isEmpty }
 
     /// Adds `publish` if it can share this run's commit; returns whether it did.
-    mutating func absorb(_ publish: ClientMessage.Publish, requestID: UInt32, maximumEventBytes: Int) -> Bool {
-        guard count < Self.maximumCount, publish.stream == stream, publish.expectedLastSequence == nil,
-            publish.payload.count <= maximumEventBytes
+    mutating func absorb(_ publish: PublishBody, requestID: UInt32, maximumEventBytes: Int) -> Bool {
+        guard count < Self.maximumCount, publish.expectedLastSequence == nil, publish.payload.count <= maximumEventBytes,
+            publish.streamUTF8.elementsEqual(streamUTF8)
         else { return false }
         if publish.messageID != nil, messageIDs.isEmpty { messageIDs = Array(repeating: nil, count: count) }
         requestIDs.append(requestID)
-        payloads.append(publish.payload)
+        payloads.append(Array(publish.payload))
         if !messageIDs.isEmpty { messageIDs.append(publish.messageID) }
         return true
     }
