@@ -24,13 +24,7 @@ import Testing
         let child = CrashSafetyTests.childPath
         try #require(FileManager.default.isExecutableFile(atPath: child), "build the eventlog-crashtest target: \(child)")
         let dir = TemporaryDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: child)
-        process.arguments = [dir.file(), "1", "normal", "1000", "exclusive"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, output) = try CrashTestChild.start([dir.file(), "1", "normal", "1000", "exclusive"])
         defer {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()

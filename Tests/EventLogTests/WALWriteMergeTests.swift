@@ -71,13 +71,7 @@ import Testing
         let child = CrashSafetyTests.childPath
         try #require(FileManager.default.isExecutableFile(atPath: child), "build the eventlog-crashtest target: \(child)")
         let dir = TemporaryDirectory()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: child)
-        process.arguments = [dir.file(), "2", "normal", "100", "shared"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let (process, output) = try CrashTestChild.start([dir.file(), "2", "normal", "100", "shared"])
         let lines = ChildLines(output.fileHandleForReading.fileDescriptor)
         var killed = false
         defer {
