@@ -52,12 +52,12 @@ public struct WireWriter: Sendable {
         try writeValue(&self, value)
     }
 
-    /// Overwrites four bytes at `offset` with `value`, big-endian: used to fill in a frame's length.
     /// Drops everything written after the first `count` bytes.
     mutating func truncate(to count: Int) {
         bytes.removeSubrange(count...)
     }
 
+    /// Overwrites four bytes at `offset` with `value`, big-endian: used to fill in a frame's length.
     mutating func patch(_ value: UInt32, at offset: Int) {
         withUnsafeBytes(of: value.bigEndian) { source in
             for index in 0..<4 { bytes[offset + index] = source[index] }
