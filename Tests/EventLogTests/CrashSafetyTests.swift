@@ -1,4 +1,5 @@
 import Foundation
+import StreamdTestSupport
 import Testing
 @testable import EventLog
 
@@ -79,7 +80,7 @@ import Testing
                 pending.removeSubrange(...newline)
             }
         }
-        process.waitUntilExit()
+        process.waitForExitStatus()
         #expect(process.terminationReason == .uncaughtSignal, "the child should have been killed, not exited")
         return ranges
     }

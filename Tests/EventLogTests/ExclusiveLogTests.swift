@@ -1,4 +1,5 @@
 import Foundation
+import StreamdTestSupport
 import Testing
 @testable import EventLog
 
@@ -27,7 +28,7 @@ import Testing
         let (process, output) = try CrashTestChild.start([dir.file(), "1", "normal", "1000", "exclusive"])
         defer {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForExitStatus()
         }
         // The child's first acknowledged append: it has the database.
         var byte: UInt8 = 0

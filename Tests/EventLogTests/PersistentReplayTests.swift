@@ -1,4 +1,5 @@
 import Foundation
+import StreamdTestSupport
 import Reactive
 import Testing
 @testable import EventLog
@@ -18,8 +19,8 @@ import Testing
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "persistence-child \(arguments) exited \(process.terminationStatus)")
+        let status = process.waitForExitStatus() ?? -1
+        #expect(status == 0, "persistence-child \(arguments) exited \(status)")
         return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
     }
 

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import StreamdTestSupport
 import Testing
 @testable import EventLog
 
@@ -88,8 +89,7 @@ func rawSQL(_ path: String, _ sql: String) throws {
         process.executableURL = URL(fileURLWithPath: tool)
         process.arguments = arguments
         guard (try? process.run()) != nil else { return -1 }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.waitForExitStatus() ?? -1
     }
 }
 

@@ -1,5 +1,6 @@
 import CSQLite
 import Foundation
+import StreamdTestSupport
 import Testing
 @testable import EventLog
 
@@ -76,7 +77,7 @@ import Testing
         var killed = false
         defer {
             if !killed { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            process.waitForExitStatus()
         }
         try #require(lines.readUntil(count: 20), "the child stopped before acknowledging 20 appends")
 

@@ -106,13 +106,12 @@ public final class ChildProcess: @unchecked Sendable {
         condition.unlock()
         if running {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForExitStatus()
             throw TestFailure(
                 "\(process.executableURL?.lastPathComponent ?? "child") did not exit within \(timeout) s;"
                     + " \(outputLines.count) lines of output, the last \(outputLines.last ?? "none"); stderr: \(standardError)")
         }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return process.waitForExitStatus() ?? -1
     }
 
     /// Runs `name` to its end and returns its standard output lines; throws unless it exits 0.
@@ -126,7 +125,7 @@ public final class ChildProcess: @unchecked Sendable {
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForExitStatus()
         }
     }
 }

@@ -51,8 +51,7 @@ public final class DaemonFixture: Sendable {
         // The process's exit, not its pipes' end of file: DaemonProcess makes its pipes close-on-exec
         // only after creating them, so a process spawned in between by a parallel test may hold them
         // open for a while (DaemonProcess.waitForExit then waits up to 5 s more).
-        running.process.waitUntilExit()
-        return running.process.terminationStatus
+        return running.process.waitForExitStatus() ?? -1
     }
 
     /// Stops the daemon with `signal` and starts a new one on the same socket and database.
@@ -64,7 +63,7 @@ public final class DaemonFixture: Sendable {
     deinit {
         if let running = current.withLock({ $0 }) {
             running.signal(SIGKILL)
-            running.process.waitUntilExit()
+            running.process.waitForExitStatus()
         }
     }
 }

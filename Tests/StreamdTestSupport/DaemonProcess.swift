@@ -77,12 +77,12 @@ public final class DaemonProcess: @unchecked Sendable {
 
     /// Waits for the process to exit (and its output to be read) and returns its status.
     public func waitForExit() -> Int32 {
-        process.waitUntilExit()
+        let status = process.waitForExitStatus()
         let deadline = Date(timeIntervalSinceNow: 5)
         condition.lock()
         while closedPipes < 2, condition.wait(until: deadline) {}
         condition.unlock()
-        return process.terminationStatus
+        return status ?? -1
     }
 
     public func signal(_ number: Int32) { kill(process.processIdentifier, number) }
@@ -90,7 +90,7 @@ public final class DaemonProcess: @unchecked Sendable {
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForExitStatus()
         }
     }
 

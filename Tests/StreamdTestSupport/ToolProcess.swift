@@ -121,7 +121,7 @@ public final class ToolProcess: @unchecked Sendable {
         let exited = DispatchSemaphore(value: 0)
         let process = self.process
         Thread.detachNewThread {
-            process.waitUntilExit()
+            process.waitForExitStatus()
             exited.signal()
         }
         if exited.wait(timeout: .now() + timeout) == .timedOut {
@@ -131,7 +131,7 @@ public final class ToolProcess: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: 5)
         condition.lock()
         while closedPipes < 2, condition.wait(until: deadline) {}
-        let result = CommandResult(status: process.terminationStatus, output: output, standardError: errorText)
+        let result = CommandResult(status: process.isRunning ? -1 : process.terminationStatus, output: output, standardError: errorText)
         condition.unlock()
         return result
     }
@@ -141,7 +141,7 @@ public final class ToolProcess: @unchecked Sendable {
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            process.waitForExitStatus()
         }
     }
 
