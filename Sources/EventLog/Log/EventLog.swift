@@ -76,7 +76,10 @@ public final class EventLog: Sendable {
             checkpointer = nil
         } else {
             // Last, so nothing after it can fail and leave its thread running.
-            let checkpointer = try BackgroundCheckpointer(path: path, options: options)
+            let queue = self.queue
+            let checkpointer = try BackgroundCheckpointer(path: path, options: options) { pass in
+                queue.push(.admin { _ in pass() })
+            }
             checkpointer.watch(connection)
             self.checkpointer = checkpointer
         }
