@@ -5,7 +5,7 @@ extension EventLog {
     ///   `diskFull`, `readOnly`, `closed`, … In every failure case nothing of the append is stored.
     @discardableResult
     public func append(_ payload: [UInt8], to stream: String) throws -> AppendReceipt {
-        try wait { submit(stream: stream, kinds: [.value], payloads: [payload], lead: true, completion: $0) }
+        try wait { submit(stream: stream, kind: .value, payloads: [payload], lead: true, completion: $0) }
     }
 
     /// Appends `payloads` as consecutive events, committed together (all or none).
@@ -13,20 +13,20 @@ extension EventLog {
     public func append(contentsOf payloads: [[UInt8]], to stream: String) throws -> AppendReceipt {
         try wait { completion in
             guard !payloads.isEmpty else { return append(contentsOf: payloads, to: stream, completion: completion) }
-            submit(stream: stream, kinds: Array(repeating: .value, count: payloads.count), payloads: payloads, lead: true, completion: completion)
+            submit(stream: stream, kind: .value, payloads: payloads, lead: true, completion: completion)
         }
     }
 
     /// Stores the stream's completion; the stream accepts nothing after it.
     @discardableResult
     public func appendCompleted(to stream: String) throws -> AppendReceipt {
-        try wait { submit(stream: stream, kinds: [.completed], payloads: [[]], lead: true, completion: $0) }
+        try wait { submit(stream: stream, kind: .completed, payloads: [[]], lead: true, completion: $0) }
     }
 
     /// Stores the stream's failure with `message`; the stream accepts nothing after it.
     @discardableResult
     public func appendFailed(to stream: String, message: String) throws -> AppendReceipt {
-        try wait { submit(stream: stream, kinds: [.failed], payloads: [Array(message.utf8)], lead: true, completion: $0) }
+        try wait { submit(stream: stream, kind: .failed, payloads: [Array(message.utf8)], lead: true, completion: $0) }
     }
 
     /// Appends one event; `await` returns once its commit is durable.
@@ -57,7 +57,7 @@ extension EventLog {
         _ payload: [UInt8], to stream: String, commitOnCallingThreadIfIdle: Bool = false,
         completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
     ) {
-        submit(stream: stream, kinds: [.value], payloads: [payload], lead: commitOnCallingThreadIfIdle, completion: completion)
+        submit(stream: stream, kind: .value, payloads: [payload], lead: commitOnCallingThreadIfIdle, completion: completion)
     }
 
     /// Appends `payloads` and calls `completion` after the commit (or the failure), like `append(_:to:completion:)`.
@@ -70,17 +70,17 @@ extension EventLog {
             return
         }
         submit(
-            stream: stream, kinds: Array(repeating: .value, count: payloads.count), payloads: payloads,
+            stream: stream, kind: .value, payloads: payloads,
             lead: commitOnCallingThreadIfIdle, completion: completion)
     }
 
     private func submit(
-        stream: String, kinds: [LogEvent.Kind], payloads: [[UInt8]], lead: Bool = false,
+        stream: String, kind: LogEvent.Kind, payloads: [[UInt8]], lead: Bool = false,
         completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
     ) {
-        var request = AppendRequest(stream: stream, kinds: kinds, payloads: payloads, completion: completion)
+        var request = AppendRequest(stream: stream, kind: kind, payloads: payloads, completion: completion)
         // Large appends are framed and compressed here, in parallel with the writer's commits.
-        if payloads.count >= BlockEncoderPool.minimumEvents, kinds.allSatisfy({ $0 == .value }),
+        if payloads.count >= BlockEncoderPool.minimumEvents, kind == .value,
             payloads.allSatisfy({ $0.count <= options.maximumEventBytes })
         {
             request.encoded = encoders.encode(payloads)

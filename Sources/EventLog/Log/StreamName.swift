@@ -8,14 +8,15 @@ public enum StreamName {
 
     /// Throws `EventLogError.Code.invalidStreamName` naming the first problem with `name`.
     public static func validate(_ name: String) throws(EventLogError) {
-        let bytes = Array(name.utf8)
-        guard !bytes.isEmpty else {
+        // Straight from the UTF-8 view: a daemon checks the name of every publish.
+        let bytes = name.utf8
+        guard let first = bytes.first else {
             throw invalid(name, "is empty")
         }
         guard bytes.count <= maximumLength else {
             throw invalid(name, "is \(bytes.count) bytes long, more than the \(maximumLength) allowed")
         }
-        guard bytes[0] != UInt8(ascii: ".") else {
+        guard first != UInt8(ascii: ".") else {
             throw invalid(name, "starts with '.'")
         }
         for (offset, byte) in bytes.enumerated() where !isAllowed(byte) {

@@ -4,7 +4,8 @@ import Synchronization
 /// One append waiting for the writer: the events for one stream and who to tell when it committed.
 struct AppendRequest: Sendable {
     var stream: String
-    var kinds: [LogEvent.Kind]
+    /// The kind of every event: values, or one terminal event.
+    var kind: LogEvent.Kind
     var payloads: [[UInt8]]
     /// The payloads already framed and compressed by the appender (large appends), or nil.
     var encoded: [EncodedBlock]? = nil

@@ -18,11 +18,14 @@ enum BlockStore {
         streamID * keysPerStream + Int64(min(sequence, maximumSequence))
     }
 
+    // Built once: statements are cached by their text, and a commit should not build the text anew.
+    private static let insertSQL =
+        "INSERT INTO blocks (block_key, stream_id, \(headerColumns), payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
     static func insert(
         streamID: Int64, header: BlockHeader, payload: UnsafeRawBufferPointer, on connection: SQLiteConnection
     ) throws(EventLogError) {
-        let statement = try connection.statement(
-            "INSERT INTO blocks (block_key, stream_id, \(headerColumns), payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+        let statement = try connection.statement(insertSQL)
         statement.bind(1, key(streamID, header.lastSequence))
         statement.bind(2, streamID)
         statement.bind(3, Int64(header.firstSequence))
@@ -83,6 +86,9 @@ enum BlockStore {
         return rows
     }
 
+    private static let firstBlockSQL =
+        "SELECT \(headerColumns), payload FROM blocks WHERE block_key BETWEEN ? AND ? ORDER BY block_key LIMIT 1"
+
     /// The first retained-or-not sequence whose timestamp is ≥ `time`, or `lastSequence + 1` if none.
     ///
     /// Timestamps never decrease within a stream, so this is a binary search over sequences: a few
@@ -90,8 +96,7 @@ enum BlockStore {
     static func firstSequence(
         streamID: Int64, atOrAfter time: Int64, lastSequence: UInt64, decoder: BlockDecoder, on connection: SQLiteConnection
     ) throws -> UInt64 {
-        let statement = try connection.statement(
-            "SELECT \(headerColumns), payload FROM blocks WHERE block_key BETWEEN ? AND ? ORDER BY block_key LIMIT 1")
+        let statement = try connection.statement(firstBlockSQL)
         defer { statement.reset() }
         /// The header of the first block holding a sequence ≥ `sequence`, left on the statement's row.
         func block(from sequence: UInt64) throws -> BlockHeader? {

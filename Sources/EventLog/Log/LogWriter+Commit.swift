@@ -1,0 +1,224 @@
+/// The group commit: everything queued since the last commit, in one transaction.
+extension LogWriter {
+    /// One append that passed its checks, with what it will be told.
+    private struct Accepted {
+        var request: AppendRequest
+        var receipt: AppendReceipt
+        /// Its stream's place in the commit's `CommitStreams`.
+        var slot: Int
+    }
+
+    /// Commits every request that can go in, in one transaction, then answers all of them.
+    func commit(_ requests: [AppendRequest]) {
+        var accepted: [Accepted] = []
+        accepted.reserveCapacity(requests.count)
+        var rejected: [(index: Int, error: EventLogError)] = []
+        var streams = CommitStreams()
+        let now = self.now()
+        let outcome: Result<Void, EventLogError>
+        do {
+            outcome = .success(try transaction { () throws -> Void in
+                for (index, request) in requests.enumerated() {
+                    let known = streams.slot(of: request.stream)
+                    var state: StreamState
+                    do {
+                        state = try known.map { streams[$0].state } ?? stream(request.stream)
+                        try check(request, against: state)
+                    } catch {
+                        rejected.append((index, error as? EventLogError ?? EventLogError(.io, "\(error)")))
+                        continue
+                    }
+                    let timestamp = max(now, state.lastTimestamp)
+                    let first = state.lastSequence + 1
+                    state.lastSequence += UInt64(request.payloads.count)
+                    state.lastTimestamp = timestamp
+                    if request.kind != .value { state.terminal = request.kind.rawValue }
+                    let slot = known ?? streams.add(state)
+                    streams[slot].state = state
+                    accepted.append(Accepted(
+                        request: request,
+                        receipt: AppendReceipt(
+                            stream: request.stream, firstSequence: first, lastSequence: state.lastSequence, timestamp: timestamp),
+                        slot: slot))
+                }
+                for slot in streams.indices { try writeStream(slot, of: &streams, accepted, now: now) }
+            })
+        } catch {
+            outcome = .failure(error)
+        }
+        for (index, error) in rejected { requests[index].completion(.failure(error)) }
+        switch outcome {
+        case .success:
+            for part in streams.parts {
+                if part.failure != nil {
+                    forget(part.state.name)
+                } else {
+                    remember(part.state)
+                    unsavedBlocks[part.state.name] = part.unsavedBlocks
+                }
+            }
+            // Observers are queued before the acks, so once an append returns its commit is on its way to them.
+            notify(accepted.lazy.filter { streams[$0.slot].failure == nil })
+            for item in accepted {
+                if let error = streams[item.slot].failure {
+                    item.request.completion(.failure(error))
+                } else {
+                    item.request.completion(.success(item.receipt))
+                }
+            }
+        case .failure(let error):
+            // Every request not already refused on its own gets the failure, including those the
+            // transaction never reached (it may fail to begin at all, e.g. on a busy database).
+            var refused = rejected.makeIterator()
+            var nextRefused = refused.next()
+            for (index, request) in requests.enumerated() {
+                if index == nextRefused?.index {
+                    nextRefused = refused.next()
+                    continue
+                }
+                request.completion(.failure(error.naming(stream: request.stream)))
+            }
+        }
+    }
+
+    /// Writes the blocks of the stream in `slot`, applies its retention and saves its positions when due.
+    ///
+    /// Each stream's writes go under a savepoint of their own when the commit has several: a failure
+    /// of one stream (a damaged catalog row, say) fails that stream's appends only, not the others
+    /// sharing the commit. A commit for one stream needs none: its failure fails the transaction, and
+    /// so the same appends, two statements sooner.
+    private func writeStream(_ slot: Int, of streams: inout CommitStreams, _ accepted: [Accepted], now: Int64) throws {
+        var state = streams[slot].state
+        func write() throws {
+            let before = try stream(state.name)
+            let blocks = try writeBlocks(accepted.lazy.filter { $0.slot == slot }, into: &state)
+            try applyRetention(&state, now: now)
+            streams[slot].unsavedBlocks = try savePositionsIfDue(state, before: before, adding: blocks)
+        }
+        guard streams.count > 1 else {
+            try write()
+            streams[slot].state = state
+            return
+        }
+        do {
+            try connection.statement("SAVEPOINT stream_writes").run()
+            try write()
+            try connection.statement("RELEASE stream_writes").run()
+            streams[slot].state = state
+        } catch {
+            // Some failures (a full disk, an I/O error) make SQLite roll the whole transaction
+            // back: then the whole commit fails, with that error.
+            guard connection.inTransaction else { throw error }
+            try connection.execute("ROLLBACK TO stream_writes")
+            try connection.execute("RELEASE stream_writes")
+            streams[slot].failure = (error as? EventLogError ?? EventLogError(.io, "\(error)")).naming(stream: state.name)
+        }
+    }
+
+    private func check(_ request: AppendRequest, against state: StreamState) throws(EventLogError) {
+        if state.terminal != 0 {
+            let how = state.terminal == LogEvent.Kind.completed.rawValue ? "completed" : "failed"
+            throw EventLogError(
+                .streamEnded,
+                "stream \"\(state.name)\" \(how) at sequence \(state.lastSequence) and accepts no more events; delete it to start over.",
+                path: connection.path, stream: state.name)
+        }
+        if state.lastSequence + UInt64(request.payloads.count) > BlockStore.maximumSequence {
+            throw EventLogError(
+                .invalidArgument,
+                "stream \"\(state.name)\" has reached sequence \(state.lastSequence), and sequences end at \(BlockStore.maximumSequence); copy what you need to a new stream.",
+                path: connection.path, stream: state.name)
+        }
+        for (index, payload) in request.payloads.enumerated() where payload.count > options.maximumEventBytes {
+            throw EventLogError(
+                .invalidArgument,
+                "event \(index) of the append is \(payload.count) bytes, more than the \(options.maximumEventBytes) allowed; split it.",
+                stream: state.name)
+        }
+    }
+
+    /// Frames the accepted events of one stream into blocks and inserts them; returns how many.
+    private func writeBlocks(_ items: some Sequence<Accepted>, into state: inout StreamState) throws -> Int {
+        var inserted = 0
+        var header: BlockHeader?
+        for item in items {
+            var sequence = item.receipt.firstSequence
+            if let encoded = item.request.encoded {
+                if let open = header {
+                    try flush(open, into: &state, counting: &inserted)
+                    header = nil
+                }
+                for block in encoded {
+                    let header = BlockHeader(
+                        firstSequence: sequence, lastSequence: sequence + UInt64(block.count) - 1,
+                        firstTimestamp: item.receipt.timestamp, lastTimestamp: item.receipt.timestamp,
+                        count: block.count, codec: block.codec, rawSize: block.rawSize, crc: block.crc)
+                    try block.bytes.withUnsafeBytes { bytes in
+                        try BlockStore.insert(streamID: state.id, header: header, payload: bytes, on: connection)
+                    }
+                    inserted += 1
+                    state.storedBytes += Int64(block.bytes.count)
+                    sequence += UInt64(block.count)
+                }
+                continue
+            }
+            for payload in item.request.payloads {
+                let framed = BlockFramer.framedSize(payloadCount: payload.count)
+                if let open = header,
+                    open.count >= options.maximumEventsPerBlock || framer.bytes.count + framed > options.maximumBlockBytes
+                {
+                    try flush(open, into: &state, counting: &inserted)
+                    header = nil
+                }
+                if header == nil {
+                    framer.reset(firstTimestamp: item.receipt.timestamp)
+                    header = BlockHeader(
+                        firstSequence: sequence, lastSequence: sequence, firstTimestamp: item.receipt.timestamp,
+                        lastTimestamp: item.receipt.timestamp, count: 0, codec: .raw, rawSize: 0, crc: 0)
+                }
+                payload.withUnsafeBytes { bytes in
+                    framer.append(kind: item.request.kind, timestamp: item.receipt.timestamp, payload: bytes)
+                }
+                header!.lastSequence = sequence
+                header!.lastTimestamp = item.receipt.timestamp
+                header!.count += 1
+                sequence += 1
+            }
+        }
+        if let open = header { try flush(open, into: &state, counting: &inserted) }
+        return inserted
+    }
+
+    private func flush(_ open: BlockHeader, into state: inout StreamState, counting inserted: inout Int) throws {
+        inserted += 1
+        var header = open
+        header.rawSize = framer.bytes.count
+        let stored = try framer.bytes.withUnsafeBytes { raw -> Int in
+            try deflater.compress(raw) { packed -> Int in
+                let payload = packed ?? raw
+                header.codec = packed == nil ? .raw : .deflate
+                header.crc = crc32Checksum(payload)
+                try BlockStore.insert(streamID: state.id, header: header, payload: payload, on: connection)
+                return payload.count
+            }
+        }
+        state.storedBytes += Int64(stored)
+    }
+
+    private func notify(_ accepted: some Sequence<Accepted>) {
+        guard observers.isObserved else { return }
+        for item in accepted where observers.isObserved(item.request.stream) {
+            let receipt = item.receipt
+            var events: [LogEvent] = []
+            events.reserveCapacity(item.request.payloads.count)
+            for (index, payload) in item.request.payloads.enumerated() {
+                events.append(LogEvent(
+                    sequence: receipt.firstSequence + UInt64(index), timestamp: receipt.timestamp,
+                    kind: item.request.kind, payload: payload))
+            }
+            observers.deliver(CommittedAppend(
+                stream: receipt.stream, firstSequence: receipt.firstSequence, lastSequence: receipt.lastSequence,
+                timestamp: receipt.timestamp, events: events, streamCreated: cached(receipt.stream)?.created ?? 0))
+        }
+    }
+}
