@@ -72,7 +72,7 @@ final class OrderedReplies: Sendable {
         var bytes: [UInt8] = []
         var count = 0
         while let reply = state.filed.removeValue(forKey: state.nextToWrite) {
-            bytes += reply
+            if count == 0 { bytes = reply } else { bytes += reply }
             state.nextToWrite += 1
             count += 1
         }

@@ -11,7 +11,6 @@ struct PublishRun: Sendable {
     static let maximumCount = 1024
 
     let stream: String
-    private let streamUTF8: [UInt8]
     private(set) var requestIDs: [UInt32]
     private(set) var payloads: [[UInt8]]
     /// Each request's message id; empty while no request of the run has one.
@@ -22,7 +21,6 @@ struct PublishRun: Sendable {
     init?(_ publish: PublishBody, requestID: UInt32, maximumEventBytes: Int) throws {
         guard publish.expectedLastSequence == nil, publish.payload.count <= maximumEventBytes else { return nil }
         stream = try publish.stream()
-        streamUTF8 = Array(publish.streamUTF8)
         requestIDs = [requestID]
         payloads = [Array(publish.payload)]
         if let messageID = publish.messageID { messageIDs = [messageID] }
@@ -37,7 +35,7 @@ struct PublishRun: Sendable {
     /// Adds `publish` if it can share this run's commit; returns whether it did.
     mutating func absorb(_ publish: PublishBody, requestID: UInt32, maximumEventBytes: Int) -> Bool {
         guard count < Self.maximumCount, publish.expectedLastSequence == nil, publish.payload.count <= maximumEventBytes,
-            publish.streamUTF8.elementsEqual(streamUTF8)
+            publish.streamUTF8.elementsEqual(stream.utf8)
         else { return false }
         if publish.messageID != nil, messageIDs.isEmpty { messageIDs = Array(repeating: nil, count: count) }
         requestIDs.append(requestID)

@@ -12,19 +12,17 @@ final class ServerConnection: Sendable {
     let session: ConnectionSession
     let channel: any Channel
     let queue: DispatchQueue
+    private let outbox: ReplyOutbox
     private let draining = Atomic<Bool>(false)
 
     init(hub: StreamHub, channel: any Channel, label: String) {
         self.channel = channel
         self.queue = DispatchQueue(label: label)
         // The session calls `output` from the event loop, its queue, the log's writer thread and its
-        // subscriptions' threads, in the order its replies must go out. A write made on the loop would
-        // go out at once, ahead of writes other threads queued on the loop just before: so every write
-        // goes through the loop's task queue, which keeps the order of the calls.
-        session = ConnectionSession(hub: hub) { bytes in
-            let buffer = ByteBuffer(bytes: bytes)
-            channel.eventLoop.execute { channel.writeAndFlush(buffer, promise: nil) }
-        }
+        // subscriptions' threads, in the order its replies must go out: the outbox keeps that order.
+        let outbox = ReplyOutbox(channel: channel)
+        self.outbox = outbox
+        session = ConnectionSession(hub: hub, output: outbox.write)
     }
 
     /// True once the server stopped taking requests from this connection.
@@ -42,10 +40,11 @@ final class ServerConnection: Sendable {
 
     /// Closes the channel after every frame written so far has gone out.
     func closeAfterPendingWrites() {
-        let channel = self.channel
-        // Writes from this thread were queued on the loop before this task, so the empty write's
-        // future completes after them.
+        let channel = self.channel, outbox = self.outbox
+        // The frames written before this call are sent or wait in the outbox: sent first, the empty
+        // write's future completes after them.
         channel.eventLoop.execute {
+            outbox.send()
             channel.writeAndFlush(ByteBuffer()).whenComplete { _ in
                 channel.close(promise: nil)
             }

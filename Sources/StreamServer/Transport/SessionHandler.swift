@@ -28,8 +28,7 @@ final class SessionHandler: ChannelDuplexHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !connection.isDraining else { return }
-        let buffer = unwrapInboundIn(data)
-        let bytes = Array(buffer.readableBytesView)
+        let bytes = unwrapInboundIn(data).readableBytesView
         // With nothing queued, requests that never wait are answered right here, and only the rest
         // goes to the queue; otherwise everything queues behind what is there, to keep the order.
         guard queuedChunks == 0 else {
