@@ -47,14 +47,19 @@ import Testing
         #expect(try log.readAll("s").count == 20_000)
     }
 
-    @Test func eachCycleCopiesTheWALToItsEndSoTheNextCommitStartsItOver() throws {
-        let dir = TemporaryDirectory()
+    /// A log in `dir` with stream "s", whose checkpointer starts a cycle every 64 pages.
+    private func logCheckpointingEvery64Pages(_ dir: TemporaryDirectory) throws -> (EventLog, BackgroundCheckpointer) {
         var options = EventLogOptions()
         options.checkpointPages = 64
         let log = try EventLog(path: dir.file(), options: options)
-        defer { log.close() }
         try log.createStream("s")
-        let checkpointer = try #require(log.checkpointer)
+        return (log, try #require(log.checkpointer))
+    }
+
+    @Test func eachCycleCopiesTheWALToItsEndSoTheNextCommitStartsItOver() throws {
+        let dir = TemporaryDirectory()
+        let (log, checkpointer) = try logCheckpointingEvery64Pages(dir)
+        defer { log.close() }
         let commits = 3_000
         for index in 0..<commits { try log.append(samplePayload(index), to: "s") }
         let done = checkpointer.done
@@ -67,12 +72,8 @@ import Testing
 
     @Test func aReaderKeepingItsSnapshotMakesCyclesWaitForMorePagesNotRepeat() throws {
         let dir = TemporaryDirectory()
-        var options = EventLogOptions()
-        options.checkpointPages = 64
-        let log = try EventLog(path: dir.file(), options: options)
+        let (log, checkpointer) = try logCheckpointingEvery64Pages(dir)
         defer { log.close() }
-        try log.createStream("s")
-        let checkpointer = try #require(log.checkpointer)
         try log.append(samplePayload(0), to: "s")
         let reader = try SQLiteConnection(path: dir.file(), readOnly: true, create: false, busyTimeoutMilliseconds: 100)
         try reader.execute("BEGIN")
