@@ -32,21 +32,23 @@ final class ReplyOutbox: Sendable {
             if schedule { channel.eventLoop.execute { self.send() } }
             return
         }
-        let earlier = waiting.withLock { waiting -> [UInt8] in
-            defer { waiting.bytes.removeAll() }
-            return waiting.bytes
-        }
+        let earlier = takeWaiting(endingScheduledSend: false)
         if !earlier.isEmpty { channel.write(ByteBuffer(bytes: earlier), promise: nil) }
         channel.writeAndFlush(ByteBuffer(bytes: frames), promise: nil)
     }
 
     /// Sends what waits here. On the loop only.
     func send() {
-        let bytes = waiting.withLock { waiting -> [UInt8] in
-            waiting.sendScheduled = false
+        let bytes = takeWaiting(endingScheduledSend: true)
+        if !bytes.isEmpty { channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil) }
+    }
+
+    /// The bytes waiting here, leaving none; a scheduled send that takes them ends its schedule.
+    private func takeWaiting(endingScheduledSend: Bool) -> [UInt8] {
+        waiting.withLock { waiting in
+            if endingScheduledSend { waiting.sendScheduled = false }
             defer { waiting.bytes.removeAll() }
             return waiting.bytes
         }
-        if !bytes.isEmpty { channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil) }
     }
 }
