@@ -51,8 +51,8 @@ struct Streamd: AsyncParsableCommand {
     var socketMode: String = "600"
 
     @Option(name: .customLong("idle-spin"), help: ArgumentHelp(
-        "Microseconds an idle-priority thread per core keeps the cores awake after each request; 0 turns them off (env STREAMD_IDLE_SPIN, default 100).",
-        discussion: "Waking a sleeping core costs tens of microseconds per request; the spinning threads yield to any other work at once.",
+        "Microseconds the idle cores keep spinning after each request; 0 turns it off (env STREAMD_IDLE_SPIN, default 1000).",
+        discussion: "Waking a sleeping core costs tens of microseconds per request. Run as root, streamd asks the kernel to poll in its idle loop (/dev/cpu_dma_latency); otherwise an idle-priority thread per core spins, yielding to any other work at once.",
         valueName: "microseconds"))
     var idleSpin: String?
 

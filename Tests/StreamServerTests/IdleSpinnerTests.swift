@@ -1,6 +1,4 @@
 import Foundation
-import NIOCore
-import NIOEmbedded
 import StreamdTestSupport
 import Synchronization
 import Testing
@@ -25,8 +23,8 @@ struct IdleSpinnerTests {
         let thread = try #require(spinner.thread)
         #expect(!spinner.isSpinning, "it spins before any request")
         spinner.noteActivity()
-        #expect(waitFor { spinner.spinCount == 1 ? true : nil } == true)
-        #expect(waitFor { spinner.isSpinning ? nil : true } == true)
+        #expect(pollUntil { spinner.spinCount == 1 })
+        #expect(pollUntil { !spinner.isSpinning })
         let before = try cpuTime(of: thread)
         Thread.sleep(forTimeInterval: 0.3)
         let spent = try cpuTime(of: thread) - before
@@ -37,15 +35,15 @@ struct IdleSpinnerTests {
         let spinning = IdleSpinner(window: .seconds(30))
         _ = try #require(spinning.thread)
         spinning.noteActivity()
-        #expect(waitFor { spinning.isSpinning ? true : nil } == true)
+        #expect(pollUntil { spinning.isSpinning })
         spinning.stop()
-        #expect(waitFor { spinning.thread == nil && !spinning.isSpinning ? true : nil } == true)
+        #expect(pollUntil { spinning.thread == nil && !spinning.isSpinning })
         spinning.stop()
 
         let sleeping = IdleSpinner(window: .microseconds(10))
         _ = try #require(sleeping.thread)
         sleeping.stop()
-        #expect(waitFor { sleeping.thread == nil ? true : nil } == true)
+        #expect(pollUntil { sleeping.thread == nil })
         sleeping.noteActivity()
     }
 
@@ -61,7 +59,7 @@ struct IdleSpinnerTests {
             let gap = ContinuousClock.now + .nanoseconds(Int.random(in: 0...40_000))
             while ContinuousClock.now < gap {}
             spinner.noteActivity()
-            guard waitFor({ spinner.sleepsUpToDate ? true : nil }) == true else {
+            guard pollUntil({ spinner.sleepsUpToDate }) else {
                 Issue.record("round \(round): the thread sleeps with a request it never saw")
                 return
             }
@@ -85,7 +83,7 @@ struct IdleSpinnerTests {
         }
         Thread.sleep(forTimeInterval: 0.3)
         spinner.stop()
-        #expect(waitFor { spinner.thread == nil && !spinner.isSpinning ? true : nil } == true)
+        #expect(pollUntil { spinner.thread == nil && !spinner.isSpinning })
         stopped.store(true, ordering: .relaxed)
         for noter in noters { #expect(try noter.result() > 0) }
     }
@@ -98,7 +96,7 @@ struct IdleSpinnerTests {
         if spinning {
             for spinner in spinners {
                 spinner.noteActivity()
-                #expect(waitFor { spinner.isSpinning ? true : nil } == true)
+                #expect(pollUntil { spinner.isSpinning })
             }
         }
         let busy = Atomic(true)
@@ -116,38 +114,7 @@ struct IdleSpinnerTests {
         busy.store(false, ordering: .relaxed)
         for work in load { _ = try work.result() }
         #expect(took < .milliseconds(100), "stopping \(spinners.count) spinners on busy cores took \(took)")
-        for spinner in spinners { #expect(waitFor { spinner.thread == nil ? true : nil } == true) }
-    }
-
-    @Test func theHandlerNotesEachReadAndEachReplyAndPassesThemOn() throws {
-        let spinners = [IdleSpinner(window: .milliseconds(1)), IdleSpinner(window: .milliseconds(1))]
-        defer { for spinner in spinners { spinner.stop() } }
-        let channel = EmbeddedChannel(handler: IdleSpinner.Handler(spinners))
-        for (round, direction) in ["read", "write", "read"].enumerated() {
-            for spinner in spinners { #expect(waitFor { spinner.sleepsUpToDate ? true : nil } == true) }
-            let bytes = ByteBuffer(bytes: [UInt8(round)])
-            if direction == "read" {
-                try channel.writeInbound(bytes)
-                #expect(try channel.readInbound(as: ByteBuffer.self) == bytes)
-            } else {
-                try channel.writeOutbound(bytes)
-                #expect(try channel.readOutbound(as: ByteBuffer.self) == bytes)
-            }
-            for spinner in spinners {
-                #expect(waitFor { spinner.spinCount == round + 1 ? true : nil } == true, "after the \(direction) of round \(round)")
-            }
-        }
-        _ = try channel.finish()
-    }
-
-    /// `body`'s first non-nil value, asked every 100 µs for up to 10 s.
-    private func waitFor<Value>(_ body: () -> Value?) -> Value? {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while ContinuousClock.now < deadline {
-            if let value = body() { return value }
-            usleep(100)
-        }
-        return nil
+        for spinner in spinners { #expect(pollUntil { spinner.thread == nil }) }
     }
 
     private func cpuTime(of thread: pthread_t) throws -> Duration {

@@ -178,17 +178,30 @@ struct StreamdProcessTests {
         log.close()
     }
 
-    @Test func itKeepsTheCoresAwakeWithAnIdlePriorityThreadEachUnlessToldNotTo() throws {
+    /// Root makes a CPU latency request (an open `/dev/cpu_dma_latency`); other users get an
+    /// idle-priority spinning thread per core instead.
+    @Test func itKeepsWakeUpsShortUnlessToldNotTo() throws {
+        let mayRequest = access(CPULatencyRequest.defaultDevicePath, W_OK) == 0
         for (arguments, environment, expected) in [
             ([], [:], true), (["--idle-spin", "0"], [:], false), ([], ["STREAMD_IDLE_SPIN": "0"], false),
         ] {
             let directory = try ShortTemporaryDirectory()
             let daemon = try DaemonProcess.serving(directory, extra: arguments, environment: environment)
-            let policies = try threadPolicies(of: daemon.process.processIdentifier, named: "idle-spinner")
+            let process = daemon.process.processIdentifier
+            let policies = try threadPolicies(of: process, named: "idle-spinner")
             let perCore = Array(repeating: IdleSpinner.idlePolicy, count: min(ProcessInfo.processInfo.activeProcessorCount, 4))
-            #expect(policies == (expected ? perCore : []), "\(arguments) \(environment)")
+            #expect(policies == (expected && !mayRequest ? perCore : []), "\(arguments) \(environment)")
+            #expect(try openFiles(of: process).contains(CPULatencyRequest.defaultDevicePath) == (expected && mayRequest), "\(arguments) \(environment)")
             daemon.signal(SIGTERM)
             #expect(daemon.waitForExit() == 0)
+        }
+    }
+
+    /// The paths of `process`'s open file descriptors.
+    private func openFiles(of process: Int32) throws -> [String] {
+        let descriptors = "/proc/\(process)/fd"
+        return try FileManager.default.contentsOfDirectory(atPath: descriptors).compactMap { descriptor in
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "\(descriptors)/\(descriptor)")
         }
     }
 

@@ -11,25 +11,20 @@ import Synchronization
 /// run, and any other thread that wakes there takes the core at once, so it never delays the
 /// daemon or its neighbours; what it costs is that core's power while it spins.
 ///
-/// streamd runs one per core, so that the client's core, too, is awake to take its reply.
+/// streamd runs one per core, so that the client's core, too, is awake to take its reply, and
+/// only where it cannot make a `CPULatencyRequest`, which wakes threads sooner: a spinning core is
+/// busy, so a thread woken there still takes an interrupt between cores, while a polling idle core
+/// needs none.
 /// When the kernel refuses the idle priority the thread ends at once and nothing spins.
 /// Thread-safety: Sendable; `noteActivity()` and `stop()` may be called from any thread.
-final class IdleSpinner: Sendable {
+final class IdleSpinner: WakeLatencyKeeper {
     /// How long the thread spins after the last request before it sleeps.
     let window: Duration
-    /// Requests noted so far (wrapping); the thread spins while this changes.
-    private let activity = Atomic<UInt64>(0)
-    /// Whether the thread is going to sleep and wants a signal to spin again.
-    private let sleepAnnounced = Atomic<Bool>(false)
-    private let stopped = Atomic<Bool>(false)
+    private let activity = ActivitySignal()
     private let spinning = Atomic<Bool>(false)
     private let spinsStarted = Atomic<Int>(0)
-    private let asleep = Atomic<Bool>(false)
-    /// The request count the thread last went to sleep with.
-    private let sleptAfter = Atomic<UInt64>(0)
     /// The spinning thread's `pthread_t`, zero until it runs.
     private let threadHandle = Atomic<UInt>(0)
-    private let wake = DispatchSemaphore(value: 0)
 
     /// Starts the spinning thread, named and at idle priority once this returns; it sleeps until the
     /// first `noteActivity()`.
@@ -40,20 +35,17 @@ final class IdleSpinner: Sendable {
         started.wait()
     }
 
+    var method: String { "idle-priority threads" }
+
     /// Records a request: the thread spins until `window` has passed without another.
     func noteActivity() {
-        activity.add(1, ordering: .sequentiallyConsistent)
-        if sleepAnnounced.load(ordering: .sequentiallyConsistent),
-           sleepAnnounced.compareExchange(expected: true, desired: false, ordering: .sequentiallyConsistent).exchanged {
-            wake.signal()
-        }
+        activity.note()
     }
 
     /// Tells the thread to end, without waiting for it: it leaves at its next turn on a core, which
     /// at idle priority may take seconds on a busy machine. Later calls do nothing.
     func stop() {
-        guard !stopped.exchange(true, ordering: .sequentiallyConsistent) else { return }
-        wake.signal()
+        activity.stop()
     }
 
     /// Whether the thread is spinning now (rather than sleeping or stopped).
@@ -62,12 +54,8 @@ final class IdleSpinner: Sendable {
     /// How many times the thread has started to spin.
     var spinCount: Int { spinsStarted.load(ordering: .relaxed) }
 
-    /// Whether the thread sleeps having seen every request noted so far: once requests stop, it
-    /// must come to this, never to sleep with one unseen.
-    var sleepsUpToDate: Bool {
-        asleep.load(ordering: .sequentiallyConsistent)
-            && sleptAfter.load(ordering: .sequentiallyConsistent) == activity.load(ordering: .sequentiallyConsistent)
-    }
+    /// Whether the thread sleeps having seen every request noted so far.
+    var sleepsUpToDate: Bool { activity.sleepsUpToDate }
 
     /// The spinning thread from `init` until it has left after `stop()`.
     var thread: pthread_t? {
@@ -88,27 +76,11 @@ final class IdleSpinner: Sendable {
         }
         threadHandle.store(UInt(pthread_self()), ordering: .releasing)
         // Taken before `init` returns, so that no request noted after it counts as seen.
-        var seen = activity.load(ordering: .sequentiallyConsistent)
+        var seen = activity.current
         started.signal()
-        while sleepUntilActivity(since: seen) {
-            seen = spin(from: activity.load(ordering: .sequentiallyConsistent))
+        while activity.sleep(after: seen) {
+            seen = spin(from: activity.current)
         }
-    }
-
-    /// Sleeps until a request newer than `seen`, or `stop()`; false when stopped.
-    private func sleepUntilActivity(since seen: UInt64) -> Bool {
-        // Announce the sleep, then look once more: a request noted in between either sees the
-        // announcement and signals, or is seen here.
-        sleepAnnounced.store(true, ordering: .sequentiallyConsistent)
-        if activity.load(ordering: .sequentiallyConsistent) == seen, !stopped.load(ordering: .sequentiallyConsistent) {
-            sleptAfter.store(seen, ordering: .sequentiallyConsistent)
-            asleep.store(true, ordering: .sequentiallyConsistent)
-            wake.wait()
-            asleep.store(false, ordering: .sequentiallyConsistent)
-        } else if !sleepAnnounced.exchange(false, ordering: .sequentiallyConsistent) {
-            wake.wait()  // a request claimed the announcement and signals: take that signal
-        }
-        return !stopped.load(ordering: .sequentiallyConsistent)
     }
 
     /// Spins until `window` passes without a request; returns the request count last seen.
@@ -118,8 +90,8 @@ final class IdleSpinner: Sendable {
         defer { spinning.store(false, ordering: .relaxed) }
         var seen = start
         var deadline = ContinuousClock.now + window
-        while !stopped.load(ordering: .relaxed) {
-            let latest = activity.load(ordering: .relaxed)
+        while !activity.isStopped {
+            let latest = activity.current
             let now = ContinuousClock.now
             if latest != seen {
                 seen = latest

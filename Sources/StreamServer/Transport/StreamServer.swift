@@ -81,14 +81,11 @@ public final class StreamServer: Service, Sendable {
     ///   bound; the event log's error when the database cannot be opened.
     public func run() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount))
-        // One per core, so the client's core, too, wakes at once for its reply; at most four, as
-        // clients and the event loops wake on few cores at a time, and each spinner costs power.
-        let spinners = configuration.idleSpin > .zero
-            ? (0..<min(System.coreCount, 4)).map { _ in IdleSpinner(window: configuration.idleSpin) } : []
-        defer { for spinner in spinners { spinner.stop() } }
+        let keepers = wakeLatencyKeepers(window: configuration.idleSpin)
+        defer { for keeper in keepers { keeper.stop() } }
         let serving: Serving
         do {
-            serving = try await start(on: group, spinners: spinners)
+            serving = try await start(on: group, keepers: keepers)
         } catch {
             settleStartup(.failure(error))
             try? await group.shutdownGracefully()
@@ -99,7 +96,7 @@ public final class StreamServer: Service, Sendable {
             "socket": "\(configuration.socketPath)", "db": "\(configuration.databasePath)",
             "durability": "\(configuration.logOptions.durability)",
             "socket-mode": "\(String(configuration.socketMode, radix: 8))",
-            "idle-spin": "\(configuration.idleSpin)",
+            "idle-spin": "\(configuration.idleSpin)\(keepers.first.map { " (\($0.method))" } ?? "")",
         ])
 
         let channel = serving.channel
@@ -149,7 +146,7 @@ public final class StreamServer: Service, Sendable {
         let lock: DatabaseLock
     }
 
-    private func start(on group: MultiThreadedEventLoopGroup, spinners: [IdleSpinner]) async throws -> Serving {
+    private func start(on group: MultiThreadedEventLoopGroup, keepers: [any WakeLatencyKeeper]) async throws -> Serving {
         let socketPath = configuration.socketPath
         try SocketFile.prepare(socketPath)
         let directory = (configuration.databasePath as NSString).deletingLastPathComponent
@@ -175,7 +172,7 @@ public final class StreamServer: Service, Sendable {
             throw error
         }
         do {
-            let channel = try await bind(hub: hub, spinners: spinners, group: group)
+            let channel = try await bind(hub: hub, keepers: keepers, group: group)
             return Serving(channel: channel, hub: hub, lock: lock)
         } catch {
             hub.log.close()
@@ -184,7 +181,7 @@ public final class StreamServer: Service, Sendable {
         }
     }
 
-    private func bind(hub: StreamHub, spinners: [IdleSpinner], group: MultiThreadedEventLoopGroup) async throws -> any Channel {
+    private func bind(hub: StreamHub, keepers: [any WakeLatencyKeeper], group: MultiThreadedEventLoopGroup) async throws -> any Channel {
         let socketPath = configuration.socketPath
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -198,7 +195,7 @@ public final class StreamServer: Service, Sendable {
                     let handler = SessionHandler(connection: connection) { [self] closed in
                         _ = self.state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(closed)) }
                     }
-                    if !spinners.isEmpty { try channel.pipeline.syncOperations.addHandler(IdleSpinner.Handler(spinners)) }
+                    if !keepers.isEmpty { try channel.pipeline.syncOperations.addHandler(WakeLatencyHandler(keepers)) }
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }
             }

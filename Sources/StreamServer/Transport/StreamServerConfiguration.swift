@@ -20,9 +20,10 @@ public struct StreamServerConfiguration: Sendable {
     public var closeTimeout: Duration = .seconds(5)
     /// How often events past their stream's maximum age are dropped when nobody appends to it.
     public var retentionInterval: Duration = .seconds(1)
-    /// How long an idle-priority thread per core keeps the cores awake after each request (see
-    /// `IdleSpinner`); zero turns them off.
-    public var idleSpin: Duration = .microseconds(100)
+    /// How long the cores are kept from sleeping after each request, so that a request or reply
+    /// wakes its thread at once: by a CPU latency request where the process may make one, else by an
+    /// idle-priority thread per core (see `WakeLatencyKeeper`); zero turns it off.
+    public var idleSpin: Duration = .milliseconds(1)
 
     /// A configuration serving `databasePath` on `socketPath`, with every other setting at its default.
     public init(socketPath: String, databasePath: String) {
