@@ -1,6 +1,5 @@
 import Foundation
 import StreamdTestSupport
-import Synchronization
 import Testing
 
 @testable import StreamServer
@@ -73,39 +72,14 @@ struct CPULatencyRequestTests {
         let directory = try ShortTemporaryDirectory()
         let request = try #require(CPULatencyRequest(window: .microseconds(20), devicePath: try requestFile(in: directory)))
         defer { request.stop() }
-        for round in 0..<3_000 {
-            request.noteActivity()
-            let gap = ContinuousClock.now + .nanoseconds(Int.random(in: 0...100_000))
-            while ContinuousClock.now < gap {}
-            request.noteActivity()
-            guard pollUntil({ request.sleepsUpToDate }) else {
-                Issue.record("round \(round): the thread sleeps with a request it never saw")
-                return
-            }
-        }
+        expectNoRequestMissed(by: request, rounds: 3_000, maximumGap: .microseconds(100)) { request.sleepsUpToDate }
     }
 
     @Test func manyThreadsNoteRequestsWhileItHoldsWithdrawsAndStops() throws {
         let directory = try ShortTemporaryDirectory()
         let file = try requestFile(in: directory)
         let request = try #require(CPULatencyRequest(window: .microseconds(50), devicePath: file))
-        let stopped = Atomic(false)
-        let noters = (0..<8).map { index in
-            BackgroundWork {
-                var notes = 0
-                while !stopped.load(ordering: .relaxed) {
-                    request.noteActivity()
-                    notes += 1
-                    usleep(UInt32.random(in: 0...300) + UInt32(index))
-                }
-                return notes
-            }
-        }
-        Thread.sleep(forTimeInterval: 0.3)
-        request.stop()
-        #expect(pollUntil { request.hasEnded })
-        stopped.store(true, ordering: .relaxed)
-        for noter in noters { #expect(try noter.result() > 0) }
+        try noteFromManyThreadsThenStop(request, maximumPause: 300) { request.hasEnded }
 
         // Each hold is asked for once and withdrawn once, and the last word withdraws it.
         let written = try values(in: file)

@@ -54,38 +54,13 @@ struct IdleSpinnerTests {
         let spinner = IdleSpinner(window: .microseconds(20))
         defer { spinner.stop() }
         _ = try #require(spinner.thread)
-        for round in 0..<15_000 {
-            spinner.noteActivity()
-            let gap = ContinuousClock.now + .nanoseconds(Int.random(in: 0...40_000))
-            while ContinuousClock.now < gap {}
-            spinner.noteActivity()
-            guard pollUntil({ spinner.sleepsUpToDate }) else {
-                Issue.record("round \(round): the thread sleeps with a request it never saw")
-                return
-            }
-        }
+        expectNoRequestMissed(by: spinner, rounds: 15_000, maximumGap: .microseconds(40)) { spinner.sleepsUpToDate }
     }
 
     @Test func manyThreadsNoteRequestsWhileItSpinsSleepsAndStops() throws {
         let spinner = IdleSpinner(window: .microseconds(30))
         _ = try #require(spinner.thread)
-        let stopped = Atomic(false)
-        let noters = (0..<8).map { index in
-            BackgroundWork {
-                var notes = 0
-                while !stopped.load(ordering: .relaxed) {
-                    spinner.noteActivity()
-                    notes += 1
-                    usleep(UInt32.random(in: 0...100) + UInt32(index))
-                }
-                return notes
-            }
-        }
-        Thread.sleep(forTimeInterval: 0.3)
-        spinner.stop()
-        #expect(pollUntil { spinner.thread == nil && !spinner.isSpinning })
-        stopped.store(true, ordering: .relaxed)
-        for noter in noters { #expect(try noter.result() > 0) }
+        try noteFromManyThreadsThenStop(spinner, maximumPause: 100) { spinner.thread == nil && !spinner.isSpinning }
     }
 
     /// At idle priority the thread gets a core only when nothing else wants one: `stop()` must not
