@@ -21,7 +21,7 @@ struct SessionHandlerTests {
         let (hub, storage) = try makeHub()
         let channel = EmbeddedChannel()
         let counter = ReadCounter()
-        let connection = ServerConnection(hub: hub, channel: channel, label: "test")
+        let connection = ServerConnection(hub: hub, channel: channel, peer: nil, label: "test")
         try channel.pipeline.syncOperations.addHandler(counter)
         try channel.pipeline.syncOperations.addHandler(SessionHandler(connection: connection) { _ in })
         return (channel, counter, connection, storage)

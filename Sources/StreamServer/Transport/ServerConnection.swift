@@ -1,5 +1,6 @@
 import Dispatch
 import NIOCore
+import StreamProtocol
 import Synchronization
 
 /// One accepted client: its session, its channel and the serial queue its requests run on.
@@ -11,12 +12,15 @@ import Synchronization
 final class ServerConnection: Sendable {
     let session: ConnectionSession
     let channel: any Channel
+    /// Who connected, as the kernel says; nil only where the kernel gives no credentials.
+    let peer: PeerCredentials?
     let queue: DispatchQueue
     private let outbox: ReplyOutbox
     private let draining = Atomic<Bool>(false)
 
-    init(hub: StreamHub, channel: any Channel, label: String) {
+    init(hub: StreamHub, channel: any Channel, peer: PeerCredentials?, label: String) {
         self.channel = channel
+        self.peer = peer
         self.queue = DispatchQueue(label: label)
         // The session calls `output` from the event loop, its queue, the log's writer thread and its
         // subscriptions' threads, in the order its replies must go out: the outbox keeps that order.

@@ -1,4 +1,5 @@
 import Foundation
+import StreamProtocol
 
 /// Checks and cleans the socket path before binding.
 ///
@@ -34,18 +35,8 @@ enum SocketFile {
                 connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        if connected == 0 { return .live(peer: peerProcess(fd)) }
+        if connected == 0 { return .live(peer: PeerCredentials(socket: fd)?.pid) }
         return errno == ECONNREFUSED ? .stale : .live(peer: nil)
-    }
-
-    /// The process id on the other end of a connected Unix socket.
-    private static func peerProcess(_ fd: Int32) -> Int32? {
-        // Linux's `struct ucred` is { pid, uid, gid } as three 32-bit integers; Glibc's Swift overlay
-        // does not export the struct.
-        var credentials: (Int32, UInt32, UInt32) = (0, 0, 0)
-        var length = socklen_t(MemoryLayout<(Int32, UInt32, UInt32)>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0, credentials.0 > 0 else { return nil }
-        return credentials.0
     }
 
     /// Makes `path` free to bind: removes a stale socket, refuses a live one or a file that is not a socket.

@@ -4,6 +4,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import StreamProtocol
 import Synchronization
 
 /// The daemon: serves one event log to local clients over a Unix domain socket until shut down.
@@ -187,8 +188,8 @@ public final class StreamServer: Service, Sendable {
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
             .childChannelInitializer { [self] channel in
-                channel.eventLoop.makeCompletedFuture {
-                    guard let connection = self.accept(channel, hub: hub) else {
+                PeerCredentials.of(channel).flatMapThrowing { peer in
+                    guard let connection = self.accept(channel, peer: peer, hub: hub) else {
                         channel.close(promise: nil)
                         return
                     }
@@ -220,11 +221,12 @@ public final class StreamServer: Service, Sendable {
     }
 
     /// Registers a new connection, or returns nil when the server is stopping.
-    private func accept(_ channel: any Channel, hub: StreamHub) -> ServerConnection? {
+    private func accept(_ channel: any Channel, peer: PeerCredentials?, hub: StreamHub) -> ServerConnection? {
         state.withLock { state in
             guard case .listening = state.phase else { return nil }
             state.nextConnection += 1
-            let connection = ServerConnection(hub: hub, channel: channel, label: "streamd.connection.\(state.nextConnection)")
+            let connection = ServerConnection(
+                hub: hub, channel: channel, peer: peer, label: "streamd.connection.\(state.nextConnection)")
             state.connections[ObjectIdentifier(connection)] = connection
             return connection
         }

@@ -18,7 +18,7 @@ final class LoopServer: @unchecked Sendable {
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
-                    let connection = ServerConnection(hub: hub, channel: child, label: "test")
+                    let connection = ServerConnection(hub: hub, channel: child, peer: nil, label: "test")
                     try child.pipeline.syncOperations.addHandler(SessionHandler(connection: connection) { _ in })
                 }
             }
