@@ -4,6 +4,8 @@
 //       the client workloads of ../shared/peers/run-peers.sh against a streamd it starts (N = 500000, P = 100)
 //   streambench --log [--events N] [--runs R] [--big N]
 //       the event log alone, in process (N = 1000000)
+//   streambench --soak [--seconds S] [--idle N] [--payload P] [--streamd PATH]
+//       well-behaved clients beside hostile ones against a streamd it starts (S = 30, N = 2000)
 import EventLog
 import Foundation
 
@@ -11,9 +13,15 @@ struct Arguments {
     static let usage = """
         usage: streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH] [--only ping,rtt,publish,replay,latency,fanout] [--dir DIR]
                streambench --log [--events N] [--runs R] [--big N] [--dir DIR]
+               streambench --soak [--seconds S] [--idle N] [--payload P] [--streamd PATH] [--dir DIR]
         """
 
     var log = false
+    var soak = false
+    /// How long the soak's attack lasts.
+    var seconds = 30
+    /// How many idle connections the soak's hostile clients try to hold.
+    var idleConnections = 2_000
     var events: Int
     var payload = 100
     var runs = 3
@@ -34,6 +42,9 @@ struct Arguments {
         while let argument = iterator.next() {
             switch argument {
             case "--log": log = true
+            case "--soak": soak = true
+            case "--seconds": seconds = number()
+            case "--idle": idleConnections = number()
             case "--events": events = number()
             case "--payload": payload = number()
             case "--runs": runs = number()
@@ -62,6 +73,8 @@ defer { try? FileManager.default.removeItem(atPath: arguments.directory) }
 do {
     if arguments.log {
         try LogBenchmark(arguments).run()
+    } else if arguments.soak {
+        try SoakBenchmark(arguments).run()
     } else {
         try ClientBenchmark(arguments).run()
     }

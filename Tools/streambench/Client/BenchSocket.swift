@@ -13,8 +13,17 @@ final class BenchSocket: @unchecked Sendable {
 
     /// Connects to `path` and completes the handshake.
     init(path: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw BenchFailure("socket() failed") }
+        descriptor = try Self.connected(to: path)
+        let reply = try request(.hello(minVersion: 1, maxVersion: 1, clientName: "streambench"))
+        guard case .welcome = reply else { throw BenchFailure("no WELCOME: \(reply)") }
+    }
+
+    deinit { close(descriptor) }
+
+    /// A descriptor connected to the Unix socket at `path`, with nothing sent yet.
+    static func connected(to path: String) throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw BenchFailure("socket() failed: \(String(cString: strerror(errno)))") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
@@ -23,12 +32,13 @@ final class BenchSocket: @unchecked Sendable {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
-        guard connected == 0 else { throw BenchFailure("connect(\(path)) failed: \(String(cString: strerror(errno)))") }
-        let reply = try request(.hello(minVersion: 1, maxVersion: 1, clientName: "streambench"))
-        guard case .welcome = reply else { throw BenchFailure("no WELCOME: \(reply)") }
+        guard connected == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw BenchFailure("connect(\(path)) failed: \(reason)")
+        }
+        return descriptor
     }
-
-    deinit { close(descriptor) }
 
     /// Writes `message` under a fresh request id, without waiting for its reply.
     @discardableResult

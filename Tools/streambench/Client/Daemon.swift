@@ -10,11 +10,11 @@ final class Daemon {
     private let process = Process()
 
     /// Starts `executable` and returns once its socket accepts a handshake.
-    init(executable: String, directory: String, durability: String) throws {
+    init(executable: String, directory: String, durability: String, extraArguments: [String] = []) throws {
         socketPath = directory + "/streamd.sock"
         databasePath = directory + "/streamd.sqlite"
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--socket", socketPath, "--db", databasePath, "--durability", durability, "--log-level", "error"]
+        process.arguments = ["--socket", socketPath, "--db", databasePath, "--durability", durability, "--log-level", "error"] + extraArguments
         try process.run()
         let deadline = Date(timeIntervalSinceNow: 20)
         while (try? BenchSocket(path: socketPath)) == nil {
@@ -32,6 +32,17 @@ final class Daemon {
             return (kilobytes ?? 0) / 1024
         }
         return (field("VmRSS"), field("VmHWM"))
+    }
+
+    /// Seconds of CPU the daemon has used so far, user and system (from /proc).
+    var cpuSeconds: Double {
+        let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
+        // Fields after the command name, which is in parentheses and may hold spaces: utime and
+        // stime are the 12th and 13th of them, in clock ticks.
+        guard let close = stat.lastIndex(of: ")") else { return 0 }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     func stop() {

@@ -1,0 +1,67 @@
+import Foundation
+import StreamProtocol
+
+/// A well-behaved pair on a stream of its own: a publisher keeping 64 publishes in flight, and a
+/// subscriber on another connection that checks every acknowledged event arrives once, in order.
+///
+/// Thread-safety: Sendable; each side runs on a thread of its own, and the counters are atomic.
+final class CheckedStream: Sendable {
+    let stream: String
+    /// Events acknowledged so far.
+    let acknowledged = SharedCount()
+    /// Events received in order so far.
+    let received = SharedCount()
+    /// Events that arrived out of order or twice.
+    let misordered = SharedCount()
+    private let stopping = StopSignal()
+    /// Raised once the publisher has stopped and `acknowledged` is final.
+    private let published = StopSignal()
+    private let publisher: BackgroundWork<Void>
+    private let subscriber: BackgroundWork<Void>
+
+    /// Starts publishing `payload` to `stream` and reading it back, on `socketPath`.
+    init(stream: String, socketPath: String, payload: [UInt8]) throws {
+        self.stream = stream
+        let publishing = try BenchSocket(path: socketPath)
+        let reading = try BenchSocket(path: socketPath)
+        _ = try publishing.request(.publish(.init(stream: stream, payload: payload)))
+        acknowledged.add(1)
+        let subscription = try BenchSubscription(socket: reading, stream: stream, from: .all)
+        let stopping = self.stopping, published = self.published, acknowledged = self.acknowledged
+        let received = self.received, misordered = self.misordered
+        publisher = BackgroundWork {
+            defer { published.raise() }
+            while !stopping.isRaised {
+                try publishing.publishPipelined(500, payload: payload, to: stream, window: ClientBenchmark.window)
+                acknowledged.add(500)
+            }
+        }
+        subscriber = BackgroundWork {
+            var readable = pollfd(fd: reading.descriptor, events: Int16(POLLIN), revents: 0)
+            var next: UInt64 = 1
+            // Reads until the publisher has stopped and every event it had acknowledged arrived.
+            while !(published.isRaised && received.value >= acknowledged.value) {
+                guard poll(&readable, 1, 200) > 0 else { continue }
+                for frame in try reading.readFrames() {
+                    try subscription.take(frame.message) { event in
+                        if event.sequence == next {
+                            next += 1
+                            received.add(1)
+                        } else {
+                            misordered.add(1)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Stops publishing and waits until the subscriber has every acknowledged event (or `seconds` pass).
+    /// Returns the events acknowledged but never received.
+    func finish(within seconds: Double) throws -> Int {
+        stopping.raise()
+        try publisher.result(within: seconds)
+        try subscriber.result(within: seconds)
+        return acknowledged.value - received.value
+    }
+}
