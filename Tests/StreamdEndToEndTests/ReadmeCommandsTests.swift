@@ -31,6 +31,16 @@ import Testing
         }
     }
 
+    @Test func theSoakPrintsItsFiguresAndWhetherEachBarHeld() throws {
+        let result = try ToolProcess.run("streambench", ["--soak", "--seconds", "2", "--idle", "40", "--payload", "100"], timeout: 120)
+        #expect(result.status == 0, "\(result)")
+        for metric in ["soak_quiet_publish", "soak_hostile_publish", "soak_daemon_cpu", "soak_daemon_peak_rss", "soak_lost_events", "soak_half_sent_frames", "soak_idle_connections", "soak_oversized_ids", "soak_garbage", "soak_connect_storm"] {
+            #expect(result.lines.contains { $0.hasPrefix("peer=streamd metric=\(metric) value=") }, "no \(metric) in \(result)")
+        }
+        #expect(result.lines.contains("peer=streamd metric=soak_lost_events value=0.000 unit=events (acknowledged but never received)"), "\(result)")
+        #expect(result.standardError.components(separatedBy: "\n").filter { $0.hasPrefix("# held: ") || $0.hasPrefix("# MISSED: ") }.count == 4, "\(result)")
+    }
+
     @Test func theLogBenchmarkPrintsItsFigures() throws {
         let result = try ToolProcess.run("streambench", ["--log", "--events", "2000", "--runs", "1", "--big", "2000"], timeout: 120)
         #expect(result.status == 0, "\(result)")
