@@ -53,8 +53,9 @@ final class SQLiteConnection: @unchecked Sendable {
         }
         guard status == SQLITE_OK else {
             let message = String(cString: sqlite3_errmsg(pointer))
+            let code = sqlite3_extended_errcode(pointer)
             sqlite3_close_v2(pointer)
-            throw SQLiteConnection.error(status, message: message, path: path, sql: nil)
+            throw SQLiteConnection.error(code, message: message, path: path, sql: nil)
         }
         handle = pointer
         sqlite3_extended_result_codes(handle, 1)
