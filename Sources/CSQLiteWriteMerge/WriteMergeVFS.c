@@ -9,20 +9,55 @@
 // never visible to another connection either: SQLite writes a frame's page right after its header,
 // while it holds the WAL write lock and before the WAL index names the frame.
 //
-// Every other file, and every VFS-level method, passes straight through to the wrapped VFS.
+// Every other file, and every VFS-level method, passes straight through to the wrapped VFS, except
+// that no side file (-wal, -journal, -shm) is opened through a symbolic link: see refusesSymlink.
 
 #include "CSQLiteWriteMerge.h"
 
 #include "MergeFile.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 // The wrapped VFS, kept in the wrapper's pAppData.
 static sqlite3_vfs *wrapped(sqlite3_vfs *vfs) { return (sqlite3_vfs *)vfs->pAppData; }
 
+// Whether `path` is a symbolic link.
+static int isSymlink(const char *path) {
+    struct stat info;
+    return lstat(path, &info) == 0 && S_ISLNK(info.st_mode);
+}
+
+// Whether opening `name` must be refused: a user who may write the database's directory could plant
+// `<db>-wal`, `<db>-journal` or `<db>-shm` as a symlink to a file of the daemon's user, which SQLite
+// would then write. SQLite's unix VFS opens its files with O_NOFOLLOW since 3.33 (and the -shm file in
+// unixOpenSharedMemory likewise); this check keeps that true with an older SQLite too. It is an lstat
+// before the open, so it narrows rather than closes the window there; O_NOFOLLOW closes it. The -shm
+// file is opened by the unix VFS itself, not through xOpen, so it is checked when its database opens.
+static int refusesSymlink(const char *name, int flags) {
+    if (name == NULL) return 0;
+    if (flags & (SQLITE_OPEN_WAL | SQLITE_OPEN_MAIN_JOURNAL | SQLITE_OPEN_SUPER_JOURNAL | SQLITE_OPEN_TEMP_JOURNAL)) {
+        return isSymlink(name);
+    }
+    if (flags & SQLITE_OPEN_MAIN_DB) {
+        char shm[4096];
+        int length = snprintf(shm, sizeof shm, "%s-shm", name);
+        return length > 0 && (size_t)length < sizeof shm && isSymlink(shm);
+    }
+    return 0;
+}
+
 static int mergeOpen(sqlite3_vfs *vfs, const char *name, sqlite3_file *base, int flags, int *outFlags) {
+    if (refusesSymlink(name, flags)) {
+        // pMethods stays NULL, so SQLite does not close a file that was never opened.
+        base->pMethods = NULL;
+        sqlite3_log(SQLITE_CANTOPEN, "streamd refuses to open %s: a symbolic link stands where a side file of the database belongs", name);
+        return SQLITE_CANTOPEN;
+    }
     return streamd_merge_file_open(wrapped(vfs), name, base, flags, outFlags);
 }
 

@@ -12,7 +12,8 @@ public enum StreamdDefaults {
     public static let databaseVariable = "STREAMD_DB"
 
     /// The socket path: `explicit` if given, else `$STREAMD_SOCKET`, else `$XDG_RUNTIME_DIR/streamd.sock`,
-    /// else `/tmp/streamd-<uid>.sock`.
+    /// else `/tmp/streamd-<uid>/streamd.sock` (in a directory only that user may enter: a bare file name
+    /// in `/tmp` could be taken first by another user's fake daemon).
     public static func socketPath(
         _ explicit: String? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
@@ -22,7 +23,26 @@ public enum StreamdDefaults {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             return (runtime as NSString).appendingPathComponent("streamd.sock")
         }
-        return "/tmp/streamd-\(getuid()).sock"
+        return fallbackSocketDirectory + "/streamd.sock"
+    }
+
+    /// The per-user directory of the default socket when `XDG_RUNTIME_DIR` is unset: `/tmp/streamd-<uid>`.
+    public static var fallbackSocketDirectory: String { "/tmp/streamd-\(getuid())" }
+
+    /// The directory that must be private to the user (owned by them, mode 0700) for `socketPath` to be
+    /// trusted, when `socketPath` is one of the default places: `/tmp/streamd-<uid>` or `$XDG_RUNTIME_DIR`.
+    /// Nil for a socket the user named, whose directory is theirs to choose.
+    public static func privateDirectory(
+        forSocket socketPath: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> PrivateSocketDirectory? {
+        if socketPath == fallbackSocketDirectory + "/streamd.sock" {
+            return PrivateSocketDirectory(path: fallbackSocketDirectory, createdByDaemon: true)
+        }
+        if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty,
+           socketPath == (runtime as NSString).appendingPathComponent("streamd.sock") {
+            return PrivateSocketDirectory(path: runtime, createdByDaemon: false)
+        }
+        return nil
     }
 
     /// The database path: `explicit` if given, else `$STREAMD_DB`, else

@@ -17,8 +17,8 @@ struct StreamdDefaultsTests {
 
     @Test func theSocketLivesInTheRuntimeDirectoryElseInTmpUnderTheUserID() {
         #expect(StreamdDefaults.socketPath(environment: ["XDG_RUNTIME_DIR": "/run/user/7"]) == "/run/user/7/streamd.sock")
-        #expect(StreamdDefaults.socketPath(environment: [:]) == "/tmp/streamd-\(getuid()).sock")
-        #expect(StreamdDefaults.socketPath(environment: ["XDG_RUNTIME_DIR": ""]) == "/tmp/streamd-\(getuid()).sock")
+        #expect(StreamdDefaults.socketPath(environment: [:]) == "/tmp/streamd-\(getuid())/streamd.sock")
+        #expect(StreamdDefaults.socketPath(environment: ["XDG_RUNTIME_DIR": ""]) == "/tmp/streamd-\(getuid())/streamd.sock")
     }
 
     @Test func theDatabaseFollowsTheFlagThenTheVariableThenTheStateDirectoryThenHome() {

@@ -52,7 +52,8 @@ public final class EventLog: Sendable {
         readers = ReaderPool(path: path, options: options)
         let connection = try SQLiteConnection(
             path: path, readOnly: options.readOnly, create: !options.readOnly,
-            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, exclusiveToProcess: options.exclusiveToProcess)
+            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, exclusiveToProcess: options.exclusiveToProcess,
+            followsSymlinks: options.followsSymlinks, immutable: options.immutable)
         if !options.readOnly && connection.isReadOnly {
             throw EventLogError(
                 .readOnly,

@@ -47,6 +47,15 @@ public struct EventLogOptions: Sendable {
     /// exclusive log opened while the process has the file open shared does not get the lock, and
     /// other processes are then not kept out.
     public var exclusiveToProcess: Bool = false
+    /// Whether the database's path may contain symlinks. When false, SQLite opens it with
+    /// `SQLITE_OPEN_NOFOLLOW` and refuses a path with any symlink in it; the daemon resolves its
+    /// database's directory itself and sets this, so a symlink planted at the file is never followed.
+    /// (SQLite never follows a symlink at the `-wal`, `-shm` or `-journal` file either way.)
+    public var followsSymlinks: Bool = true
+    /// Whether nobody changes the file while the log is open, so SQLite may read it with no locks and
+    /// no side files (its `immutable` URI parameter): for a read-only look at a stopped daemon's
+    /// database whose write-ahead log is empty or absent. Wrong answers follow if the file does change.
+    public var immutable: Bool = false
     /// Where commit timestamps come from; tests replace the wall clock to control time.
     var clock: @Sendable () -> Int64 = wallClockMicroseconds
 

@@ -67,7 +67,8 @@ final class BackgroundCheckpointer: Sendable {
         self.holdingCommits = holdingCommits
         passing = Mutex(try SQLiteConnection(
             path: path, readOnly: false, create: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
-            exclusiveToProcess: options.exclusiveToProcess))
+            exclusiveToProcess: options.exclusiveToProcess,
+            followsSymlinks: options.followsSymlinks, immutable: options.immutable))
         let thread = Thread { [self] in run() }
         thread.name = "streamd.eventlog.checkpointer"
         thread.start()

@@ -37,7 +37,8 @@ final class ReaderPool: Sendable {
         if let reader = idle.withLock({ $0.popLast() }) { return reader }
         let connection = try SQLiteConnection(
             path: path, readOnly: options.readOnly, create: false,
-            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, exclusiveToProcess: options.exclusiveToProcess)
+            busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, exclusiveToProcess: options.exclusiveToProcess,
+            followsSymlinks: options.followsSymlinks, immutable: options.immutable)
         if !options.readOnly { try connection.execute("PRAGMA query_only = ON") }
         return try ReaderConnection(connection: connection)
     }

@@ -1,4 +1,5 @@
 import CSQLite
+import Foundation
 import CSQLiteWriteMerge
 
 /// One SQLite connection: owns the handle, caches prepared statements, and turns every failure into an
@@ -17,16 +18,26 @@ final class SQLiteConnection: @unchecked Sendable {
     /// SQLite's `unix-excl` VFS (see `EventLogOptions.exclusiveToProcess`), which every connection of
     /// the process to that file must then use too, else through `unix`. Either is reached through its
     /// pass-through wrapper from CSQLiteWriteMerge, which writes each WAL frame with one system call.
+    /// Without `followsSymlinks`, a path with a symlink in it is refused (`SQLITE_OPEN_NOFOLLOW`); with
+    /// `immutable`, the file is read without locks or side files (see `EventLogOptions.immutable`).
     ///
     /// - Throws: `EventLogError` with code `io` when the wrappers cannot be registered, else the open's
     ///   failure mapped by `error(_:message:path:sql:)`.
     init(
-        path: String, readOnly: Bool, create: Bool, busyTimeoutMilliseconds: Int32, exclusiveToProcess: Bool = false
+        path: String, readOnly: Bool, create: Bool, busyTimeoutMilliseconds: Int32, exclusiveToProcess: Bool = false,
+        followsSymlinks: Bool = true, immutable: Bool = false
     ) throws(EventLogError) {
         self.path = path
         var flags = SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_PRIVATECACHE
         flags |= readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        if !followsSymlinks { flags |= SQLITE_OPEN_NOFOLLOW }
+        var name = path
+        if immutable {
+            flags |= SQLITE_OPEN_URI
+            let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "?#%"))) ?? path
+            name = "file:\(encoded)?immutable=1"
+        }
         let registration = streamd_write_merge_register()
         guard registration == SQLITE_OK else {
             throw EventLogError(
@@ -36,14 +47,15 @@ final class SQLiteConnection: @unchecked Sendable {
         }
         let vfs = exclusiveToProcess ? STREAMD_WRITE_MERGE_UNIX_EXCL_VFS : STREAMD_WRITE_MERGE_UNIX_VFS
         var pointer: OpaquePointer?
-        let status = sqlite3_open_v2(path, &pointer, flags, vfs)
+        let status = sqlite3_open_v2(name, &pointer, flags, vfs)
         guard let pointer else {
             throw EventLogError(.io, "SQLite could not allocate a connection for \(path).", path: path)
         }
         guard status == SQLITE_OK else {
             let message = String(cString: sqlite3_errmsg(pointer))
+            let code = sqlite3_extended_errcode(pointer)
             sqlite3_close_v2(pointer)
-            throw SQLiteConnection.error(status, message: message, path: path, sql: nil)
+            throw SQLiteConnection.error(code, message: message, path: path, sql: nil)
         }
         handle = pointer
         sqlite3_extended_result_codes(handle, 1)
@@ -125,6 +137,10 @@ final class SQLiteConnection: @unchecked Sendable {
                 .readOnly,
                 "the database cannot be written (\(message)); check the file's and directory's permissions.",
                 path: path, sqliteCode: code, sql: sql)
+        case SQLITE_CANTOPEN where code == SQLITE_CANTOPEN_SYMLINK_CODE:
+            return EventLogError(
+                .io, "\(path) is, or is reached through, a symbolic link, which the log was told not to follow (another user may have planted it); remove the link or give the real path.",
+                path: path, sqliteCode: code, sql: sql)
         case SQLITE_CANTOPEN:
             return EventLogError(
                 .io, "SQLite cannot open the file (\(message)); check that the directory exists and is accessible.",
@@ -149,3 +165,6 @@ final class SQLiteConnection: @unchecked Sendable {
 func sqlite3LastInsertRowID(_ connection: SQLiteConnection) -> Int64 {
     sqlite3_last_insert_rowid(connection.handle)
 }
+
+/// `SQLITE_CANTOPEN_SYMLINK`, the extended code of a path refused by `SQLITE_OPEN_NOFOLLOW`.
+private let SQLITE_CANTOPEN_SYMLINK_CODE: Int32 = SQLITE_CANTOPEN | (6 << 8)

@@ -19,6 +19,9 @@ public enum StreamClientError: Error, Sendable, Equatable, CustomStringConvertib
     /// A request was not sent because its frame is longer than the daemon accepts (it would close the
     /// connection); the connection goes on.
     case requestTooLarge(frameLength: Int, maximum: UInt32)
+    /// The socket's directory or the process listening on it is not to be trusted (another user's);
+    /// nothing was sent. The reason names the owner and what to do.
+    case untrustedDaemon(socketPath: String, reason: String)
 
     /// Whether the error means the connection is gone (so reconnecting may help).
     public var isConnectionLoss: Bool {
@@ -43,6 +46,7 @@ public enum StreamClientError: Error, Sendable, Equatable, CustomStringConvertib
         case let .requestTooLarge(length, maximum):
             "the request's frame is \(length) bytes, more than the \(maximum) bytes streamd accepts in one frame;"
                 + " publish smaller payloads or split the batch"
+        case let .untrustedDaemon(_, reason): reason
         }
     }
 }

@@ -15,6 +15,8 @@ import StreamProtocol
 public final class StreamConnection: Sendable {
     /// The socket this connection was made to.
     public let socketPath: String
+    /// The user, besides this process's own and root, whose daemon this connection was allowed to trust.
+    public let trustedDaemonUser: UInt32?
     /// The protocol version agreed in the handshake.
     public let protocolVersion: UInt16
     /// The largest frame the server accepts.
@@ -25,8 +27,9 @@ public final class StreamConnection: Sendable {
     let channel: any Channel
     let router: FrameRouter
 
-    private init(socketPath: String, channel: any Channel, router: FrameRouter, welcome: ServerMessage) {
+    private init(socketPath: String, trustedDaemonUser: UInt32?, channel: any Channel, router: FrameRouter, welcome: ServerMessage) {
         self.socketPath = socketPath
+        self.trustedDaemonUser = trustedDaemonUser
         self.channel = channel
         self.router = router
         if case let .welcome(version, maxFrameLength, _, name) = welcome {
@@ -45,10 +48,19 @@ public final class StreamConnection: Sendable {
     /// Connects to the daemon at `socketPath` (by default `StreamdDefaults.socketPath()`) and completes the
     /// handshake.
     ///
+    /// Before sending anything it checks, by the kernel's `SO_PEERCRED`, that the process listening on
+    /// the socket runs as this process's user, as root, or as `trustedDaemonUser`; and, for a socket in
+    /// a default place (`/tmp/streamd-<uid>`, `$XDG_RUNTIME_DIR`), that its directory is the user's alone.
+    ///
+    /// - Parameter trustedDaemonUser: a uid whose daemon may be trusted too (a shared service's user).
     /// - Throws: `StreamClientError.daemonNotRunning` naming the socket when nothing listens there;
+    ///   `.untrustedDaemon` (nothing sent) when the daemon or the socket's directory is another user's;
     ///   `.server` when the daemon refuses the handshake.
-    public static func connect(socketPath: String? = nil, clientName: String = "StreamClient") async throws -> StreamConnection {
+    public static func connect(
+        socketPath: String? = nil, clientName: String = "StreamClient", trustedDaemonUser: UInt32? = nil
+    ) async throws -> StreamConnection {
         let path = socketPath ?? StreamdDefaults.socketPath()
+        try DaemonIdentity.checkDirectory(of: path)
         let router = FrameRouter()
         let channel: any Channel
         do {
@@ -63,6 +75,12 @@ public final class StreamConnection: Sendable {
         } catch {
             throw StreamClientError.daemonNotRunning(socketPath: path, reason: "\(error)")
         }
+        do {
+            try await DaemonIdentity.check(channel, socketPath: path, trusted: trustedDaemonUser)
+        } catch {
+            channel.close(promise: nil)
+            throw error
+        }
         let welcome: ServerMessage
         do {
             welcome = try await request(
@@ -75,7 +93,7 @@ public final class StreamConnection: Sendable {
             channel.close(promise: nil)
             throw StreamClientError.protocolViolation("expected WELCOME, got \(welcome)")
         }
-        return StreamConnection(socketPath: path, channel: channel, router: router, welcome: welcome)
+        return StreamConnection(socketPath: path, trustedDaemonUser: trustedDaemonUser, channel: channel, router: router, welcome: welcome)
     }
 
     /// Closes the connection: waiting calls throw and subscriptions fail with `.connectionClosed`.

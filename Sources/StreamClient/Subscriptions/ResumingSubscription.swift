@@ -20,6 +20,7 @@ final class ResumingSubscription: Sendable {
     }
 
     private let socketPath: String
+    private let trustedDaemonUser: UInt32?
     private let stream: String
     private let start: StartPosition
     private let credit: UInt32
@@ -31,10 +32,11 @@ final class ResumingSubscription: Sendable {
     private let state = Mutex(State())
 
     private init(
-        socketPath: String, stream: String, start: StartPosition, policy: ReconnectPolicy, credit: UInt32,
-        demand: ConsumerDemand?, observer: Observer<ReceivedEvent, StreamClientError>, lifetime: Lifetime
+        socketPath: String, trustedDaemonUser: UInt32?, stream: String, start: StartPosition, policy: ReconnectPolicy,
+        credit: UInt32, demand: ConsumerDemand?, observer: Observer<ReceivedEvent, StreamClientError>, lifetime: Lifetime
     ) {
         self.socketPath = socketPath
+        self.trustedDaemonUser = trustedDaemonUser
         self.stream = stream
         self.start = start
         self.credit = credit
@@ -50,7 +52,7 @@ final class ResumingSubscription: Sendable {
     ) -> SignalProducer<ReceivedEvent, StreamClientError> {
         SignalProducer { observer, lifetime in
             let subscription = ResumingSubscription(
-                socketPath: connection.socketPath, stream: stream, start: start, policy: policy, credit: credit,
+                socketPath: connection.socketPath, trustedDaemonUser: connection.trustedDaemonUser, stream: stream, start: start, policy: policy, credit: credit,
                 demand: demand, observer: observer, lifetime: lifetime)
             lifetime += subscription.current
             lifetime.observeEnded { subscription.end() }
@@ -86,7 +88,7 @@ final class ResumingSubscription: Sendable {
                 try? await Task.sleep(for: delay)
                 if Task.isCancelled || lifetime.hasEnded { return }
                 do {
-                    let connection = try await StreamConnection.connect(socketPath: socketPath)
+                    let connection = try await StreamConnection.connect(socketPath: socketPath, trustedDaemonUser: trustedDaemonUser)
                     let previous = state.withLock { state in
                         defer { state.owned = connection }
                         return state.owned

@@ -149,21 +149,20 @@ public final class StreamServer: Service, Sendable {
 
     private func start(on group: MultiThreadedEventLoopGroup, keepers: [any WakeLatencyKeeper]) async throws -> Serving {
         let socketPath = configuration.socketPath
+        try SocketFile.preparePrivateDirectory(for: socketPath)
         try SocketFile.prepare(socketPath)
-        let directory = (configuration.databasePath as NSString).deletingLastPathComponent
-        if !directory.isEmpty {
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        }
-        let lock = try DatabaseLock(databasePath: configuration.databasePath)
+        let directory = try DatabaseDirectory(databasePath: configuration.databasePath)
+        let lock = try DatabaseLock(databasePath: configuration.databasePath, directory: directory.descriptor)
         let hub: StreamHub
         do {
             // The daemon owns its database (the lock file says so to other daemons and to streamctl):
             // SQLite may keep it from other processes too, and spare each commit its file locks.
             var options = configuration.logOptions
             options.exclusiveToProcess = true
+            options.followsSymlinks = false
             let log: EventLog
             do {
-                log = try EventLog(path: configuration.databasePath, options: options)
+                log = try EventLog(path: directory.resolvedDatabasePath, options: options)
             } catch let error as EventLogError where error.code == .busy {
                 throw StreamServerError(.databaseInUse, "another process has the database \(configuration.databasePath) open, and streamd keeps its database to itself while it runs; close that process (a program or shell reading the file), then start streamd again.")
             }
@@ -200,24 +199,16 @@ public final class StreamServer: Service, Sendable {
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }
             }
-        // The umask makes the kernel create the socket file with at most 0600, so there is no moment
-        // in which others could connect; chmod then widens it if asked.
-        let previous = umask(0o177)
-        let channel: any Channel
-        do {
-            channel = try await bootstrap.bind(unixDomainSocketPath: socketPath).get()
-            umask(previous)
-        } catch {
-            umask(previous)
-            throw StreamServerError(.system, "cannot bind the socket \(socketPath): \(error).")
-        }
-        guard chmod(socketPath, mode_t(configuration.socketMode)) == 0 else {
-            let reason = String(cString: strerror(errno))
+        // Bound in a private directory and linked into place: see `SocketFile.bindPrivately`.
+        return try await SocketFile.bindPrivately(at: socketPath, mode: mode_t(configuration.socketMode)) { staging in
+            do {
+                return try await bootstrap.bind(unixDomainSocketPath: staging).get()
+            } catch {
+                throw StreamServerError(.system, "cannot bind the socket \(socketPath): \(error).")
+            }
+        } close: { channel in
             try? await channel.close()
-            unlink(socketPath)
-            throw StreamServerError(.system, "cannot set the mode of the socket \(socketPath): \(reason).")
         }
-        return channel
     }
 
     /// Registers a new connection, or returns nil when the server is stopping.

@@ -12,6 +12,8 @@ public struct StreamServerError: Error, Sendable, CustomStringConvertible {
         case databaseInUse
         /// A file could not be created, opened or bound.
         case system
+        /// A file or directory streamd was to use is a symlink, another user's, or open to others.
+        case unsafeFile
     }
 
     /// What kind of failure this is.

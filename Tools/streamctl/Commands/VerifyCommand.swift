@@ -87,11 +87,11 @@ struct VerifyCommand: AsyncParsableCommand {
         if isDirectory.boolValue {
             throw CtlFailure("\(path) is a directory, not a database file; give --db the file streamd uses (its --db, or STREAMD_DB).")
         }
-        // Checked before locking: the lock creates `<path>.lock`, which must not be left beside a wrong path.
+        // Read-only: no lock file, no -wal or -shm is created beside the file (see `OfflineLock` and
+        // `readOnlyOptions`).
         let lock = try OfflineLock(databasePath: path)
         defer { lock.release() }
-        var options = EventLogOptions()
-        options.readOnly = true
+        let options = Self.readOnlyOptions(for: path)
         let log = try EventLog(path: path, options: options)
         defer { log.close() }
         if let stream, try log.streamInfo(stream) == nil {
@@ -104,6 +104,27 @@ struct VerifyCommand: AsyncParsableCommand {
                 .filter { stream == nil || $0.stream == nil || $0.stream == stream }
                 .map { VerifyResult.Problem(stream: $0.stream, sequences: $0.sequences, message: $0.message) })
         return Self.report(result, source: "file", database: path, stream: stream)
+    }
+
+    /// Options that read a stopped daemon's database without creating anything beside it.
+    ///
+    /// SQLite's plain read-only open of a WAL database creates `-wal` and `-shm` when they are missing.
+    /// With an empty or absent write-ahead log (a daemon stopped cleanly), `immutable` reads the file
+    /// with no locks and no side files, which is exact because the shared lock keeps any daemon from
+    /// starting. A log with frames (a daemon that crashed) must be read through its WAL; SQLite's
+    /// `unix-excl` VFS then keeps the WAL index in memory, and in a directory it cannot write it
+    /// creates nothing.
+    static func readOnlyOptions(for path: String) -> EventLogOptions {
+        var options = EventLogOptions()
+        options.readOnly = true
+        var info = stat()
+        let walHasFrames = stat(path + "-wal", &info) == 0 && info.st_size > 0
+        if walHasFrames {
+            options.exclusiveToProcess = true
+        } else {
+            options.immutable = true
+        }
+        return options
     }
 
     private static func report(_ result: VerifyResult, source: String, database: String?, stream: String?) -> Report {

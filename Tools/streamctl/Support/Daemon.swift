@@ -36,11 +36,22 @@ enum Daemon {
     /// Opens a connection to the daemon `global` names.
     static func connect(_ global: GlobalOptions) async throws -> StreamConnection {
         let path = StreamdDefaults.socketPath(global.socket)
+        let trusted = try trustedDaemonUser(global.daemonUser ?? ProcessInfo.processInfo.environment["STREAMD_DAEMON_USER"])
         do {
-            return try await StreamConnection.connect(socketPath: path, clientName: "streamctl")
+            return try await StreamConnection.connect(socketPath: path, clientName: "streamctl", trustedDaemonUser: trusted)
         } catch let StreamClientError.daemonNotRunning(_, reason) {
             throw SocketDiagnosis(path: path, reason: reason).failure
         }
+    }
+
+    /// The uid `--daemon-user` (or STREAMD_DAEMON_USER) names, a user name or a number.
+    static func trustedDaemonUser(_ value: String?) throws -> UInt32? {
+        guard let value, !value.isEmpty else { return nil }
+        if let uid = UInt32(value) { return uid }
+        guard let uid = UserName.uid(of: value) else {
+            throw CtlFailure("no user named \"\(value)\" (from --daemon-user or STREAMD_DAEMON_USER); give a user name or a uid.")
+        }
+        return uid
     }
 
     /// Refuses a stream name the daemon would refuse, before connecting (bad usage, exit 64).

@@ -4,9 +4,15 @@ import ArgumentParser
 struct GlobalOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp(
         "The daemon's Unix domain socket (env STREAMD_SOCKET).",
-        discussion: "Default: $XDG_RUNTIME_DIR/streamd.sock, else /tmp/streamd-<uid>.sock, as streamd uses.",
+        discussion: "Default: $XDG_RUNTIME_DIR/streamd.sock, else /tmp/streamd-<uid>/streamd.sock, as streamd uses.",
         valueName: "path"))
     var socket: String?
+
+    @Option(name: .customLong("daemon-user"), help: ArgumentHelp(
+        "Also trust a daemon running as this user (env STREAMD_DAEMON_USER).",
+        discussion: "streamctl sends nothing to a daemon that runs as another user than you or root, unless named here.",
+        valueName: "name|uid"))
+    var daemonUser: String?
 
     @Flag(name: .long, help: "Print one JSON document on standard output instead of text (see schemas/streamctl.schema.json).")
     var json = false
@@ -17,6 +23,7 @@ extension GlobalOptions {
     func merged(with outer: GlobalOptions) -> GlobalOptions {
         var merged = self
         merged.socket = socket ?? outer.socket
+        merged.daemonUser = daemonUser ?? outer.daemonUser
         merged.json = json || outer.json
         return merged
     }

@@ -1,12 +1,16 @@
 import Foundation
 
-/// The daemon's database lock (`flock` on `<database>.lock`), taken by `verify --db` so it never reads
-/// a file a daemon is writing, and no daemon starts on the file while it does.
+/// The daemon's database lock (`flock` on `<database>.lock`), taken shared by `verify --db` so it never
+/// reads a file a daemon is writing, and no daemon starts on the file while it does.
+///
+/// Verifying is read-only: the lock file is only opened when it exists (read-only, never following a
+/// symlink), never created. A database with no lock file beside it has no daemon serving it: every
+/// daemon creates the file before it opens the database.
 ///
 /// streamd derives its lock from its `--db` exactly as given (`DatabaseLock`: the path plus `.lock`,
 /// symlinks not resolved), so this takes that same lock; when the path is a symlink it also takes the
 /// lock beside the file it resolves to if that lock exists, since a daemon started on the real path
-/// holds that one. Nothing is created before the path is known to be an existing regular file.
+/// holds that one.
 ///
 /// Not thread-safe: one command owns it.
 final class OfflineLock {
@@ -22,9 +26,9 @@ final class OfflineLock {
             throw CtlFailure("\(databasePath) is not a regular file, so not a database file; give the file streamd uses (its --db).")
         }
         do {
-            try take(databasePath + ".lock", databasePath: databasePath, create: true)
+            try take(databasePath + ".lock", databasePath: databasePath)
             if let resolved = Self.realPath(databasePath), resolved != databasePath {
-                try take(resolved + ".lock", databasePath: databasePath, create: false)
+                try take(resolved + ".lock", databasePath: databasePath)
             }
         } catch {
             release()
@@ -45,20 +49,23 @@ final class OfflineLock {
         return String(cString: resolved)
     }
 
-    /// Locks `path`; without `create`, a missing lock file is no lock to take.
-    private func take(_ path: String, databasePath: String, create: Bool) throws {
-        let fd = open(path, O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0), 0o600)
+    /// Locks `path` shared; a missing lock file is no lock to take, and a symlink (which no daemon
+    /// would use: it refuses them) is none either.
+    private func take(_ path: String, databasePath: String) throws {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
-            if !create, errno == ENOENT { return }
+            if errno == ENOENT || errno == ELOOP { return }
             throw CtlFailure("cannot open the lock file \(path): \(String(cString: strerror(errno))).")
         }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        guard flock(fd, LOCK_SH | LOCK_NB) == 0 else {
             let reason = errno
             var buffer = [UInt8](repeating: 0, count: 32)
             let count = pread(fd, &buffer, buffer.count, 0)
             close(fd)
             guard reason == EWOULDBLOCK else { throw CtlFailure("cannot lock \(path): \(String(cString: strerror(reason))).") }
-            let holder = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) : "?"
+            let firstLine = count > 0 ? String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "" : ""
+            let trimmed = firstLine.trimmingCharacters(in: .whitespaces)
+            let holder = trimmed.isEmpty ? "?" : trimmed
             throw CtlFailure("""
                 the database \(databasePath) is in use by a running streamd (process \(holder)).
                   Drop --db to verify through that daemon (`streamctl verify`), or stop it first to verify the file offline.
