@@ -8,6 +8,7 @@ struct ConnectionCounts: Sendable {
     private(set) var total = 0
     private var perUser: [UInt32: Int] = [:]
 
+    /// Counts against the total and per-user maximums of `limits`, with no connection yet.
     init(limits: ConnectionLimits) {
         maximumTotal = limits.maximumConnections
         maximumPerUser = limits.maximumConnectionsPerUser
