@@ -48,6 +48,11 @@ public final class StreamConnection: Sendable {
     /// - Throws: `StreamClientError.daemonNotRunning` naming the socket when nothing listens there;
     ///   `.server` when the daemon refuses the handshake.
     public static func connect(socketPath: String? = nil, clientName: String = "StreamClient") async throws -> StreamConnection {
+        try await connect(socketPath: socketPath, clientName: clientName, keepAlive: keepAliveInterval)
+    }
+
+    /// `connect(socketPath:clientName:)` with a `PING` every `keepAlive` (zero: none).
+    static func connect(socketPath: String?, clientName: String, keepAlive: Duration) async throws -> StreamConnection {
         let path = socketPath ?? StreamdDefaults.socketPath()
         let router = FrameRouter()
         let channel: any Channel
@@ -75,6 +80,7 @@ public final class StreamConnection: Sendable {
             channel.close(promise: nil)
             throw StreamClientError.protocolViolation("expected WELCOME, got \(welcome)")
         }
+        Self.keepAlive(channel, router: router, every: keepAlive)
         return StreamConnection(socketPath: path, channel: channel, router: router, welcome: welcome)
     }
 
