@@ -96,3 +96,6 @@ final class DescriptorExhaustionHandler: ChannelDuplexHandler {
         return limit.rlim_cur == rlim_t.max ? "unlimited" : "\(limit.rlim_cur)"
     }
 }
+
+@available(*, unavailable)
+extension DescriptorExhaustionHandler: Sendable {}

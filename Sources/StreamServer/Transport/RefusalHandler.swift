@@ -41,3 +41,6 @@ final class RefusalHandler: ChannelInboundHandler {
         }
     }
 }
+
+@available(*, unavailable)
+extension RefusalHandler: Sendable {}

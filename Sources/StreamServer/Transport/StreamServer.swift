@@ -214,13 +214,9 @@ public final class StreamServer: Service, Sendable {
                     case let .accepted(accepted):
                         connection = accepted
                     }
-                    let handler = SessionHandler(connection: connection) { [self] closed in
-                        self.state.withLock { state in
-                            if state.connections.removeValue(forKey: ObjectIdentifier(closed)) != nil {
-                                state.counts.release(uid: closed.peer?.uid)
-                            }
-                        }
-                    }
+                    // Counted out when the channel closes, even if its handlers could not be added.
+                    channel.closeFuture.whenComplete { [self] _ in self.forget(connection) }
+                    let handler = SessionHandler(connection: connection) { [self] closed in self.forget(closed) }
                     if !keepers.isEmpty { try channel.pipeline.syncOperations.addHandler(WakeLatencyHandler(keepers)) }
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }
@@ -265,12 +261,22 @@ public final class StreamServer: Service, Sendable {
         }
     }
 
+    /// Forgets a closed connection and counts it out of the connection limits (once).
+    private func forget(_ connection: ServerConnection) {
+        state.withLock { state in
+            if state.connections.removeValue(forKey: ObjectIdentifier(connection)) != nil {
+                state.counts.release(uid: connection.peer?.uid)
+            }
+        }
+    }
+
     /// Answers a client accepted on the reserve descriptor (see `DescriptorExhaustionHandler`) with
     /// an `ERROR` and closes it; nil for any other client.
     private func refuseOutOfDescriptors(_ channel: any Channel) -> EventLoopFuture<Void>? {
         guard reserve.takeMark(channel) else { return nil }
         let reason = "streamd is out of file descriptors (its limit is \(DescriptorExhaustionHandler.descriptorLimit)); the connection is refused. Retry later; the daemon's operator may raise its open-file limit."
-        refusals.refused(reason, peer: nil)
+        let refusals = refusals
+        PeerCredentials.of(channel).whenSuccess { peer in refusals.refused(reason, peer: peer) }
         channel.closeFuture.whenComplete { [reserve] _ in reserve.hold() }
         return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(RefusalHandler(message: reason))
