@@ -82,6 +82,25 @@ import Testing
         #expect(clients.count == 2)
     }
 
+    @Test func aStormOfRefusalsIsLoggedAtABoundedRate() throws {
+        let daemon = try DaemonFixture(extra: ["--max-connections", "1"])
+        let held = try SocketClient.connected(to: daemon.socket)
+        let started = ContinuousClock.now
+        var refused = 0
+        for _ in 0..<300 {
+            if case .refused = try SocketClient.greet(daemon.socket).1 { refused += 1 }
+        }
+        let seconds = Int((ContinuousClock.now - started).components.seconds) + 2
+        #expect(refused == 300)
+        // The next refusal logged, a second later, says how many were left out.
+        Thread.sleep(forTimeInterval: 1.1)
+        _ = try SocketClient.greet(daemon.socket)
+        #expect(daemon.logs("refusals-not-logged"))
+        let lines = daemon.daemon?.standardError.components(separatedBy: "refused a connection").count ?? 0
+        #expect(lines - 1 <= 20 * seconds, "\(lines - 1) refusal lines in about \(seconds) s")
+        _ = held
+    }
+
     @Test func theLimitFlagsShowInHelpAndTheirVariablesWork() throws {
         let help = try ToolProcess.run(path: DaemonProcess.executable, ["--help"])
         for flag in ["--max-connections", "--max-connections-per-user", "--handshake-timeout", "--idle-timeout",
