@@ -56,3 +56,27 @@ import Testing
 extension Duration {
     fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
+
+/// The connection limit follows the open-file limit streamd starts with.
+@Suite struct DescriptorLimitAtStartTests {
+    @Test func underALowOpenFileLimitTheDefaultConnectionLimitLeavesRoomAndRefusesBeyondIt() throws {
+        let directory = try ShortTemporaryDirectory()
+        let daemon = try ToolProcess(path: "/usr/bin/prlimit", [
+            "--nofile=128:128", DaemonProcess.executable, "--socket", directory.socket, "--db", directory.database,
+        ])
+        #expect(pollUntil { FileManager.default.fileExists(atPath: directory.socket) })
+        Thread.sleep(forTimeInterval: 0.3)
+        var clients: [SocketClient] = []
+        for _ in 0..<64 {
+            let (client, greeting) = try SocketClient.greet(directory.socket, timeout: 5)
+            #expect(greeting == .welcomed)
+            clients.append(client)
+        }
+        let (_, greeting) = try SocketClient.greet(directory.socket, timeout: 5)
+        #expect(greeting == .refused(.limitExceeded, "the server already serves 64 connections, its maximum; the connection is refused. Close connections you do not need, or retry later."))
+        clients.removeAll()
+        daemon.signal(SIGTERM)
+        let result = daemon.finish(timeout: 15)
+        #expect(result.standardError.contains("max-connections=64") && result.standardError.contains("open-files=128 (hard 128)"))
+    }
+}
