@@ -6,7 +6,9 @@ import Testing
 /// A daemon at its open-file limit neither spins nor leaves new clients hanging (issue 14, defect 6:
 /// an event loop spun at 100% in accept4 = EMFILE under `ulimit -n 128`).
 @Suite struct DescriptorExhaustionTests {
-    @Test func atTheDescriptorLimitTheDaemonIdlesRefusesNewClientsAndServesAgainOnceSomeLeave() throws {
+    // prlimit (util-linux) sets the daemon's open-file limit; without it the test cannot run.
+    @Test(.enabled(if: hasPrlimit, "needs /usr/bin/prlimit (util-linux)"))
+    func atTheDescriptorLimitTheDaemonIdlesRefusesNewClientsAndServesAgainOnceSomeLeave() throws {
         // A long handshake and idle timeout, so only descriptors limit the connections here.
         let daemon = try DaemonFixture(extra: ["--max-connections", "10000", "--handshake-timeout", "120"])
         let pid = daemon.processID
@@ -53,13 +55,17 @@ import Testing
     }
 }
 
+/// Whether util-linux's prlimit, which sets another process's resource limits, is installed.
+private let hasPrlimit = FileManager.default.isExecutableFile(atPath: "/usr/bin/prlimit")
+
 extension Duration {
     fileprivate var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
 /// The connection limit follows the open-file limit streamd starts with.
 @Suite struct DescriptorLimitAtStartTests {
-    @Test func underALowOpenFileLimitTheDefaultConnectionLimitLeavesRoomAndRefusesBeyondIt() throws {
+    @Test(.enabled(if: hasPrlimit, "needs /usr/bin/prlimit (util-linux)"))
+    func underALowOpenFileLimitTheDefaultConnectionLimitLeavesRoomAndRefusesBeyondIt() throws {
         let directory = try ShortTemporaryDirectory()
         let daemon = try ToolProcess(path: "/usr/bin/prlimit", [
             "--nofile=128:128", DaemonProcess.executable, "--socket", directory.socket, "--db", directory.database,
