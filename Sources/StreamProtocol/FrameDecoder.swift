@@ -20,13 +20,45 @@ public struct FrameDecoder: Sendable {
     /// Bytes received but not yet returned as a frame.
     public var bufferedByteCount: Int { buffer.count - readIndex }
 
+    /// The bytes the decoder's buffer takes in memory (its capacity), what a server counts against
+    /// the budget of frames not yet complete.
+    public var heldByteCount: Int { buffer.capacity }
+
     /// Adds received bytes.
+    ///
+    /// The buffer grows no further than the end of the frame being received, and a large buffer
+    /// whose frames were all returned is let go, so a connection holds at most about its largest
+    /// unfinished frame, and only while it is unfinished.
     public mutating func append(_ bytes: some Sequence<UInt8>) {
-        if readIndex > 0, readIndex >= buffer.count / 2 {
+        if readIndex > 0, readIndex == buffer.count {
+            if buffer.capacity > Self.keptCapacity { buffer = [] } else { buffer.removeAll(keepingCapacity: true) }
+            readIndex = 0
+        } else if readIndex > 0, readIndex >= buffer.count / 2 {
             buffer.removeSubrange(0..<readIndex)
             readIndex = 0
         }
+        let needed = buffer.count + bytes.underestimatedCount
+        if needed > buffer.capacity, let frameEnd = currentFrameEnd, needed <= frameEnd {
+            buffer.reserveCapacity(min(frameEnd, max(needed, buffer.capacity * 2)))
+        }
         buffer.append(contentsOf: bytes)
+    }
+
+    /// Lets go of every byte held; the decoder must not be used after this.
+    public mutating func release() {
+        buffer = []
+        readIndex = 0
+    }
+
+    /// A buffer up to this size is kept for the next frames once empty; a larger one is let go.
+    public static let keptCapacity = 64 * 1024
+
+    /// Where in the buffer the frame being received ends, once its length field has arrived.
+    private var currentFrameEnd: Int? {
+        guard bufferedByteCount >= 4 else { return nil }
+        let length = buffer[readIndex..<readIndex + 4].reduce(0) { ($0 << 8) | Int($1) }
+        guard length <= maximumLength else { return nil }
+        return readIndex + 4 + length
     }
 
     /// The next whole frame, or `nil` until more bytes arrive.

@@ -56,6 +56,9 @@ struct Streamd: AsyncParsableCommand {
         valueName: "microseconds"))
     var idleSpin: String?
 
+    @OptionGroup(title: "Limits")
+    var limitOptions: LimitOptions
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let durabilityName = durability ?? environment["STREAMD_DURABILITY"] ?? "normal"
@@ -78,18 +81,33 @@ struct Streamd: AsyncParsableCommand {
             return value
         }
 
+        let descriptors = DescriptorLimit.raiseSoftToHard()
+        let limits = try limitOptions.applied(
+            to: ServerLimits(), environment: environment, descriptorLimit: descriptors?.soft ?? 1024)
+
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
         }
         let logger = Logger(label: "streamd")
+        logger.info("limits", metadata: [
+            "open-files": "\(descriptors.map { "\($0.soft) (hard \($0.hard))" } ?? "unknown")",
+            "max-connections": "\(limits.connections.maximumConnections)",
+            "max-connections-per-user": "\(limits.connections.maximumConnectionsPerUser)",
+        ])
+        if let descriptors, limits.connections.maximumConnections > Int(clamping: descriptors.soft) - LimitOptions.reservedDescriptors {
+            logger.warning("--max-connections is more than the open-file limit leaves room for; at that limit new clients are refused with an error", metadata: [
+                "open-files": "\(descriptors.soft)", "max-connections": "\(limits.connections.maximumConnections)",
+            ])
+        }
 
         var configuration = StreamServerConfiguration(
             socketPath: StreamdDefaults.socketPath(socket, environment: environment),
             databasePath: StreamdDefaults.databasePath(db, environment: environment))
         configuration.socketMode = mode
         configuration.logOptions = options
+        configuration.limits = limits
         if let idleSpinMicroseconds { configuration.idleSpin = .microseconds(idleSpinMicroseconds) }
         let server = StreamServer(configuration: configuration, logger: logger)
         let group = ServiceGroup(configuration: .init(

@@ -18,3 +18,53 @@ import Testing
         #expect(window.original(of: "id-5")?.sequence == 5)
     }
 }
+
+/// The window's memory: bounded in bytes per stream and over every stream, whatever the ids' lengths.
+@Suite struct DeduplicationWindowMemoryTests {
+    @Test func manyLongIdsKeepTheWindowUnderItsByteLimit() {
+        let limit = 256 * 1024
+        var window = DeduplicationWindow(capacity: 10_000, byteLimit: limit)
+        for index in 0..<10_000 {
+            window.remember(String(repeating: "x", count: 120) + "\(index)", sequence: UInt64(index), timestamp: 0)
+            #expect(window.bytes <= limit)
+        }
+        // The newest ids are remembered, the oldest forgotten first.
+        #expect(window.original(of: String(repeating: "x", count: 120) + "9999")?.sequence == 9999)
+        #expect(window.original(of: String(repeating: "x", count: 120) + "0") == nil)
+        #expect(window.count < 10_000 && window.count >= limit / (124 + DeduplicationWindow.overheadPerID))
+    }
+
+    @Test func windowsSharingABudgetCountTheirBytesInItAndGiveThemBack() {
+        let shared = ByteBudget(limit: 64 * 1024)
+        var windows = (0..<3).map { _ in DeduplicationWindow(capacity: 10_000, byteLimit: 1 << 20, shared: shared) }
+        for index in 0..<500 {
+            for stream in windows.indices {
+                windows[stream].remember("\(stream)-\(index)-" + String(repeating: "y", count: 100), sequence: UInt64(index), timestamp: 0)
+            }
+        }
+        #expect(shared.usedBytes == windows.reduce(0) { $0 + $1.bytes })
+        #expect(shared.isOverLimit)
+        let given = windows[0].forgetOldest(bytes: 10_000)
+        #expect(given >= 10_000 && windows[0].original(of: "0-0-" + String(repeating: "y", count: 100)) == nil)
+        #expect(windows[0].original(of: "0-499-" + String(repeating: "y", count: 100)) != nil)
+        #expect(shared.usedBytes == windows.reduce(0) { $0 + $1.bytes })
+        for stream in windows.indices { windows[stream].forgetAll() }
+        #expect(shared.usedBytes == 0)
+    }
+
+    @Test func trimmingCutsTheLargestWindowsToOneCommonSize() {
+        #expect(StreamHub.commonSize(cutting: 72, from: [64, 64, 64]) == 40)
+        #expect(StreamHub.commonSize(cutting: 10, from: [100, 20, 5]) == 90)
+        #expect(StreamHub.commonSize(cutting: 90, from: [100, 20, 5]) == 15)
+        #expect(StreamHub.commonSize(cutting: 1000, from: [100, 20, 5]) == 0)
+        #expect(StreamHub.commonSize(cutting: 0, from: [100]) == nil)
+    }
+
+    @Test func anIdLargerThanTheWholeLimitIsNotRemembered() {
+        var window = DeduplicationWindow(capacity: 10, byteLimit: 100)
+        window.remember("short", sequence: 1, timestamp: 0)
+        window.remember(String(repeating: "z", count: 200), sequence: 2, timestamp: 0)
+        #expect(window.original(of: "short")?.sequence == 1)
+        #expect(window.count == 1)
+    }
+}

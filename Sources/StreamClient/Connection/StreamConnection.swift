@@ -59,6 +59,13 @@ public final class StreamConnection: Sendable {
     public static func connect(
         socketPath: String? = nil, clientName: String = "StreamClient", trustedDaemonUser: UInt32? = nil
     ) async throws -> StreamConnection {
+        try await connect(socketPath: socketPath, clientName: clientName, trustedDaemonUser: trustedDaemonUser, keepAlive: keepAliveInterval)
+    }
+
+    /// `connect(socketPath:clientName:trustedDaemonUser:)` with a `PING` every `keepAlive` (zero: none).
+    static func connect(
+        socketPath: String?, clientName: String, trustedDaemonUser: UInt32?, keepAlive: Duration
+    ) async throws -> StreamConnection {
         let path = socketPath ?? StreamdDefaults.socketPath()
         try DaemonIdentity.checkDirectory(of: path)
         let router = FrameRouter()
@@ -93,6 +100,7 @@ public final class StreamConnection: Sendable {
             channel.close(promise: nil)
             throw StreamClientError.protocolViolation("expected WELCOME, got \(welcome)")
         }
+        Self.keepAlive(channel, router: router, every: keepAlive)
         return StreamConnection(socketPath: path, trustedDaemonUser: trustedDaemonUser, channel: channel, router: router, welcome: welcome)
     }
 

@@ -1,7 +1,11 @@
 /// The message ids a stream has stored recently, with the sequence and timestamp each one got.
 ///
-/// Bounded: once `capacity` ids are remembered, each new id forgets the oldest. The window lives in
-/// memory for one daemon run; a retry after a restart, or after `capacity` newer ids, is stored again.
+/// Bounded three ways: by `capacity` ids, by `byteLimit` bytes for this stream, and by the hub's
+/// `shared` budget over every stream. An id costs its UTF-8 length plus `overheadPerID`; a new id
+/// forgets this window's oldest ones until it fits its own limits. Its bytes are taken from `shared`
+/// even past that budget's limit: the hub then trims the largest windows (`forgetOldest(bytes:)`)
+/// right after the publish, outside this window's lock. The window lives in memory for one daemon
+/// run. Call `forgetAll()` before dropping a window, to give its bytes back to `shared`.
 /// A value type; the hub keeps it under the stream's lock.
 struct DeduplicationWindow {
     struct Original: Equatable {
@@ -9,13 +13,23 @@ struct DeduplicationWindow {
         let timestamp: Int64
     }
 
+    /// About the bytes a remembered id costs beyond its own: its dictionary entry, its place in the
+    /// order and the string's header.
+    static let overheadPerID = 80
+
     let capacity: Int
+    let byteLimit: Int
+    private let shared: ByteBudget?
     private var originals: [String: Original] = [:]
     private var order: [String] = []
     private var oldest = 0
+    /// The bytes the remembered ids cost, as `overheadPerID` counts them.
+    private(set) var bytes = 0
 
-    init(capacity: Int) {
+    init(capacity: Int, byteLimit: Int = .max, shared: ByteBudget? = nil) {
         self.capacity = max(0, capacity)
+        self.byteLimit = max(0, byteLimit)
+        self.shared = shared
     }
 
     /// The number of ids remembered.
@@ -24,16 +38,49 @@ struct DeduplicationWindow {
     /// The original publish of `id`, if it is remembered.
     func original(of id: String) -> Original? { originals[id] }
 
-    /// Remembers that `id` was stored as `sequence` at `timestamp`.
+    /// The bytes remembering `id` costs.
+    static func cost(of id: String) -> Int { id.utf8.count + overheadPerID }
+
+    /// Remembers that `id` was stored as `sequence` at `timestamp`, forgetting the oldest ids as needed.
     mutating func remember(_ id: String, sequence: UInt64, timestamp: Int64) {
-        guard capacity > 0, originals[id] == nil else { return }
+        let cost = Self.cost(of: id)
+        guard capacity > 0, cost <= byteLimit, originals[id] == nil else { return }
+        while count >= capacity || bytes + cost > byteLimit { forgetOldest() }
+        shared?.force(cost)
         originals[id] = Original(sequence: sequence, timestamp: timestamp)
-        if order.count < capacity {
-            order.append(id)
-        } else {
-            originals[order[oldest]] = nil
-            order[oldest] = id
-            oldest = (oldest + 1) % capacity
+        order.append(id)
+        bytes += cost
+    }
+
+    /// Forgets every id and gives their bytes back.
+    mutating func forgetAll() {
+        shared?.give(bytes)
+        originals = [:]
+        order = []
+        oldest = 0
+        bytes = 0
+    }
+
+    /// Forgets the oldest ids until at least `bytes` are given back (or none is left); returns the
+    /// bytes given back.
+    @discardableResult
+    mutating func forgetOldest(bytes wanted: Int) -> Int {
+        let before = bytes
+        while count > 0, before - bytes < wanted { forgetOldest() }
+        return before - bytes
+    }
+
+    private mutating func forgetOldest() {
+        let id = order[oldest]
+        oldest += 1
+        originals[id] = nil
+        let cost = Self.cost(of: id)
+        bytes -= cost
+        shared?.give(cost)
+        // Drop the forgotten front now and then, so `order` stays about as long as the window.
+        if oldest >= 64, oldest * 2 >= order.count {
+            order.removeFirst(oldest)
+            oldest = 0
         }
     }
 }

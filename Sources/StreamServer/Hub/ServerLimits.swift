@@ -21,6 +21,14 @@ public struct ServerLimits: Sendable, Hashable {
     public var maximumPipelinedBytes: Int = 4 * 1024 * 1024
     /// How many recent message ids each stream remembers for de-duplication (in memory, per daemon run).
     public var deduplicationWindow: Int = 10_000
+    /// The longest message id accepted, in UTF-8 bytes; a publish with a longer one is refused.
+    public var maximumMessageIDBytes: Int = 128
+    /// The most bytes of message ids one stream's window remembers (oldest forgotten first).
+    public var deduplicationWindowBytes: Int = 2 * 1024 * 1024
+    /// The most bytes of message ids all streams' windows together remember.
+    public var deduplicationBytesTotal: Int = 64 * 1024 * 1024
+    /// The limits on connections: how many, how long they may stay silent, how much they may buffer.
+    public var connections = ConnectionLimits()
 
     /// The defaults: 16 MiB frames, 256 subscriptions per connection, 100 000 streams, 1024 buffered events.
     public init() {}

@@ -74,7 +74,7 @@ extension StreamHub {
         // ids and that the stream exists, so the next publish creates the stream again.
         try entry.window.withLock { window in
             try log.deleteStream(name)
-            window = DeduplicationWindow(capacity: limits.deduplicationWindow)
+            window.forgetAll()
             entry.exists.store(false, ordering: .releasing)
         }
         activity.forget(name)

@@ -29,6 +29,8 @@ extension StreamHub {
         guard !submissions.isEmpty else {
             throw ServerError(.invalidArgument, "PUBLISH_BATCH to \"\(stream)\" has no events; send at least one.")
         }
+        try checkMessageIDs(of: submissions, to: stream)
+        defer { trimDeduplicationWindows() }
         let entry = entry(for: stream)
         return try entry.window.withLock { window throws -> PublishOutcome in
             entry.committing.wait()
@@ -130,6 +132,18 @@ extension StreamHub {
                 if case .success = result { self.activity.recordPublished(payloads.count, to: stream) }
                 completion(result.mapError { $0 })
             }
+        }
+    }
+
+    /// Throws `invalid_argument` if a message id is longer than the limit, before anything is stored.
+    private func checkMessageIDs(of submissions: [Submission], to stream: String) throws {
+        let maximum = limits.maximumMessageIDBytes
+        for (index, submission) in submissions.enumerated() {
+            guard let length = submission.messageID?.utf8.count, length > maximum else { continue }
+            let which = submissions.count == 1 ? "the message id" : "the message id of event \(index + 1) of \(submissions.count)"
+            throw ServerError(
+                .invalidArgument,
+                "\(which) published to \"\(stream)\" is \(length) bytes long, but message ids may be at most \(maximum) bytes; nothing was stored. Use a shorter id, such as a UUID or a hash of the event.")
         }
     }
 

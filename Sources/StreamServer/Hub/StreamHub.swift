@@ -23,7 +23,11 @@ public final class StreamHub: Sendable {
 
     /// Start time, connections and publish rates, for `STATS` and `STREAM_INFO`.
     let activity = HubActivity()
-    private let streams = Mutex<[String: StreamEntry]>([:])
+    /// The bytes of message ids every stream's window remembers, together.
+    let deduplicationBytes: ByteBudget
+    /// The bytes every connection buffers of frames it has begun and not finished, together.
+    public let partialFrameBytes: ByteBudget
+    let streams = Mutex<[String: StreamEntry]>([:])
     private let subscriptions = Mutex<[String: [ObjectIdentifier: Subscription]]>([:])
 
     /// A hub serving `log` under `limits`, announcing itself as `serverName`.
@@ -31,6 +35,8 @@ public final class StreamHub: Sendable {
         self.log = log
         self.limits = limits
         self.serverName = serverName
+        deduplicationBytes = ByteBudget(limit: limits.deduplicationBytesTotal)
+        partialFrameBytes = ByteBudget(limit: limits.connections.maximumPartialFrameBytes)
     }
 
     /// The number of live subscriptions to `stream`, over all connections.
@@ -49,7 +55,8 @@ public final class StreamHub: Sendable {
     func entry(for stream: String) -> StreamEntry {
         streams.withLock { entries in
             if let entry = entries[stream] { return entry }
-            let entry = StreamEntry(window: limits.deduplicationWindow)
+            let entry = StreamEntry(window: DeduplicationWindow(
+                capacity: limits.deduplicationWindow, byteLimit: limits.deduplicationWindowBytes, shared: deduplicationBytes))
             entries[stream] = entry
             return entry
         }
@@ -132,7 +139,12 @@ final class StreamEntry: Sendable {
     /// Whether the stream is known to exist, so an unconditional publish need not ask the catalog.
     let exists = Atomic<Bool>(false)
 
-    init(window capacity: Int) {
-        window = Mutex(DeduplicationWindow(capacity: capacity))
+    init(window: DeduplicationWindow) {
+        self.window = Mutex(window)
+    }
+
+    // The hub's budget of remembered ids gets this stream's share back when the stream is forgotten.
+    deinit {
+        window.withLock { $0.forgetAll() }
     }
 }

@@ -28,7 +28,7 @@ public final class ConnectionSession: Sendable {
     }
 
     private let output: @Sendable ([UInt8]) -> Void
-    private let inbound: Mutex<StepDecoder>
+    let inbound: Mutex<StepDecoder>
     private let subscriptions = Mutex(Subscriptions())
     /// Set once the session must write nothing more.
     let silenced = Atomic<Bool>(false)
@@ -48,13 +48,15 @@ public final class ConnectionSession: Sendable {
                 maximumFrameLength: UInt32(clamping: limits.maximumFrameLength),
                 maximumSubscriptions: UInt32(clamping: limits.maximumSubscriptionsPerConnection),
                 serverName: hub.serverName),
-            maximumEventBytes: hub.log.options.maximumEventBytes))
+            maximumEventBytes: hub.log.options.maximumEventBytes,
+            budget: hub.partialFrameBytes))
         hub.connectionOpened()
     }
 
     // A session dropped without `close` (a lost connection) must not leave subscriptions behind in
     // the hub: they hold the hub and their stream's observation until they end.
     deinit {
+        inbound.withLock { $0.close() }
         endSubscriptions()
         hub.connectionClosed()
     }

@@ -86,6 +86,14 @@ public struct ConnectionState: Sendable {
         return .replyAndClose(.error(code: error.code, message: error.description))
     }
 
+    /// The action for a connection the server will not keep (a limit reached): an `ERROR` with `code`
+    /// and `message`, and closing.
+    public mutating func refused(_ code: ErrorCode, _ message: String) -> Action {
+        guard phase != .closed else { return .ignore }
+        phase = .closed
+        return .replyAndClose(.error(code: code, message: message))
+    }
+
     /// Closes the connection.
     public mutating func close() {
         phase = .closed

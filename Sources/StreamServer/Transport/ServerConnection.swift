@@ -1,4 +1,5 @@
 import Dispatch
+import Logging
 import NIOCore
 import StreamProtocol
 import Synchronization
@@ -17,10 +18,14 @@ final class ServerConnection: Sendable {
     let queue: DispatchQueue
     private let outbox: ReplyOutbox
     private let draining = Atomic<Bool>(false)
+    /// Where a refusal for a limit is logged (once).
+    private let refusals: RefusalLog
+    private let refusalLogged = Atomic<Bool>(false)
 
-    init(hub: StreamHub, channel: any Channel, peer: PeerCredentials?, label: String) {
+    init(hub: StreamHub, channel: any Channel, peer: PeerCredentials?, label: String, refusals: RefusalLog = RefusalLog(logger: Logger(label: "streamd"))) {
         self.channel = channel
         self.peer = peer
+        self.refusals = refusals
         self.queue = DispatchQueue(label: label)
         // The session calls `output` from the event loop, its queue, the log's writer thread and its
         // subscriptions' threads, in the order its replies must go out: the outbox keeps that order.
@@ -42,8 +47,11 @@ final class ServerConnection: Sendable {
         }
     }
 
-    /// Closes the channel after every frame written so far has gone out.
+    /// Closes the channel after every frame written so far has gone out; logs why if a limit closed it.
     func closeAfterPendingWrites() {
+        if let refusal = session.refusal, !refusalLogged.exchange(true, ordering: .relaxed) {
+            refusals.refused(refusal, peer: peer)
+        }
         let channel = self.channel, outbox = self.outbox
         // The frames written before this call are sent or wait in the outbox: sent first, the empty
         // write's future completes after them.

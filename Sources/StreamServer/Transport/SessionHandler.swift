@@ -7,6 +7,9 @@ import NIOCore
 /// Backpressure: the handler stops asking the channel for more bytes while several chunks wait on
 /// the connection's queue or while the channel is not writable (the client is not reading its
 /// replies), so a fast or stuck client cannot grow the daemon's memory.
+/// Time limits: a watchdog on the event loop checks the connection's `ConnectionDeadlines` a few
+/// times a second (handshake, frame and idle timeouts) and closes it with `ERROR limit_exceeded`
+/// when one has passed.
 /// Thread-safety: not Sendable; used on its channel's event loop only.
 final class SessionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
@@ -20,14 +23,55 @@ final class SessionHandler: ChannelDuplexHandler {
     private let onClose: @Sendable (ServerConnection) -> Void
     private var queuedChunks = 0
     private var readPending = false
+    private var deadlines: ConnectionDeadlines
+    private var watchdog: RepeatedTask?
 
     init(connection: ServerConnection, onClose: @escaping @Sendable (ServerConnection) -> Void) {
         self.connection = connection
         self.onClose = onClose
+        deadlines = ConnectionDeadlines(limits: connection.session.hub.limits.connections, now: NIODeadline.now().uptimeNanoseconds)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        let limits = connection.session.hub.limits.connections
+        let shortest = [limits.handshakeTimeout, limits.frameTimeout, limits.idleTimeout].filter { $0 > .zero }.min() ?? .seconds(1)
+        let tick = TimeAmount.nanoseconds(min(1_000_000_000, max(20_000_000, Self.nanoseconds(shortest) / 4)))
+        let loopBoundSelf = NIOLoopBound(self, eventLoop: context.eventLoop)
+        let loopBoundContext = NIOLoopBound(context, eventLoop: context.eventLoop)
+        watchdog = context.eventLoop.scheduleRepeatedTask(initialDelay: tick, delay: tick) { _ in
+            loopBoundSelf.value.checkDeadlines(context: loopBoundContext.value)
+        }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        watchdog?.cancel()
+        watchdog = nil
+    }
+
+    /// Closes the connection with `ERROR limit_exceeded` if one of its time limits has passed.
+    private func checkDeadlines(context: ChannelHandlerContext) {
+        guard context.channel.isActive, !connection.isDraining, !connection.session.isClosed else { return }
+        let busy = queuedChunks > 0 || connection.session.hasWorkInProgress
+        let held = queuedChunks > 0 || !context.channel.isWritable
+        let verdict = deadlines.check(
+            now: NIODeadline.now().uptimeNanoseconds, progress: connection.session.inboundProgress, busy: busy, held: held)
+        guard case let .close(reason) = verdict else { return }
+        watchdog?.cancel()
+        watchdog = nil
+        connection.session.refuse(reason)
+        connection.closeAfterPendingWrites()
+        // A client that reads nothing must not keep the connection open through its unsent ERROR.
+        let channel = context.channel
+        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
+    }
+
+    private static func nanoseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         guard !connection.isDraining else { return }
+        deadlines.received(now: NIODeadline.now().uptimeNanoseconds)
         let bytes = unwrapInboundIn(data).readableBytesView
         // With nothing queued, requests that never wait are answered right here, and only the rest
         // goes to the queue; otherwise everything queues behind what is there, to keep the order.
@@ -67,6 +111,8 @@ final class SessionHandler: ChannelDuplexHandler {
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        watchdog?.cancel()
+        watchdog = nil
         connection.session.close()
         onClose(connection)
         context.fireChannelInactive()

@@ -31,11 +31,16 @@ public final class StreamServer: Service, Sendable {
     private struct State {
         var phase = Phase.starting
         var connections: [ObjectIdentifier: ServerConnection] = [:]
+        var counts: ConnectionCounts
         var waiters: [CheckedContinuation<Void, any Error>] = []
         var nextConnection = 0
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
+    /// Refusals for limits, logged at a bounded rate.
+    private let refusals: RefusalLog
+    /// The descriptor kept to refuse clients when the process runs out.
+    private let reserve = DescriptorReserve()
     /// Whether a retention pass is running (a tick finding one still running is skipped).
     private let retentionRunning = Atomic<Bool>(false)
 
@@ -43,6 +48,8 @@ public final class StreamServer: Service, Sendable {
     public init(configuration: StreamServerConfiguration, logger: Logger = Logger(label: "streamd")) {
         self.configuration = configuration
         self.logger = logger
+        state = Mutex(State(counts: ConnectionCounts(limits: configuration.limits.connections)))
+        refusals = RefusalLog(logger: logger)
     }
 
     /// The number of open client connections.
@@ -185,16 +192,30 @@ public final class StreamServer: Service, Sendable {
         let socketPath = configuration.socketPath
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
+            .serverChannelInitializer { [self] channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(DescriptorExhaustionHandler(reserve: reserve, logger: logger))
+                }
+            }
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
             .childChannelInitializer { [self] channel in
-                PeerCredentials.of(channel).flatMapThrowing { peer in
-                    guard let connection = self.accept(channel, peer: peer, hub: hub) else {
+                if let refused = refuseOutOfDescriptors(channel) { return refused }
+                return PeerCredentials.of(channel).flatMapThrowing { peer in
+                    let connection: ServerConnection
+                    switch self.accept(channel, peer: peer, hub: hub) {
+                    case .stopping:
                         channel.close(promise: nil)
                         return
+                    case let .refused(reason):
+                        self.refusals.refused(reason, peer: peer)
+                        try channel.pipeline.syncOperations.addHandler(RefusalHandler(message: reason))
+                        return
+                    case let .accepted(accepted):
+                        connection = accepted
                     }
-                    let handler = SessionHandler(connection: connection) { [self] closed in
-                        _ = self.state.withLock { $0.connections.removeValue(forKey: ObjectIdentifier(closed)) }
-                    }
+                    // Counted out when the channel closes, even if its handlers could not be added.
+                    channel.closeFuture.whenComplete { [self] _ in self.forget(connection) }
+                    let handler = SessionHandler(connection: connection) { [self] closed in self.forget(closed) }
                     if !keepers.isEmpty { try channel.pipeline.syncOperations.addHandler(WakeLatencyHandler(keepers)) }
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }
@@ -211,15 +232,45 @@ public final class StreamServer: Service, Sendable {
         }
     }
 
-    /// Registers a new connection, or returns nil when the server is stopping.
-    private func accept(_ channel: any Channel, peer: PeerCredentials?, hub: StreamHub) -> ServerConnection? {
+    private enum Admission {
+        case accepted(ServerConnection)
+        /// A connection limit is reached; the sentence says which.
+        case refused(String)
+        case stopping
+    }
+
+    /// Registers a new connection, or says why not (a connection limit, or the server stopping).
+    private func accept(_ channel: any Channel, peer: PeerCredentials?, hub: StreamHub) -> Admission {
         state.withLock { state in
-            guard case .listening = state.phase else { return nil }
+            guard case .listening = state.phase else { return .stopping }
+            if let refusal = state.counts.admit(uid: peer?.uid) { return .refused(refusal) }
             state.nextConnection += 1
             let connection = ServerConnection(
-                hub: hub, channel: channel, peer: peer, label: "streamd.connection.\(state.nextConnection)")
+                hub: hub, channel: channel, peer: peer, label: "streamd.connection.\(state.nextConnection)", refusals: refusals)
             state.connections[ObjectIdentifier(connection)] = connection
-            return connection
+            return .accepted(connection)
+        }
+    }
+
+    /// Forgets a closed connection and counts it out of the connection limits (once).
+    private func forget(_ connection: ServerConnection) {
+        state.withLock { state in
+            if state.connections.removeValue(forKey: ObjectIdentifier(connection)) != nil {
+                state.counts.release(uid: connection.peer?.uid)
+            }
+        }
+    }
+
+    /// Answers a client accepted on the reserve descriptor (see `DescriptorExhaustionHandler`) with
+    /// an `ERROR` and closes it; nil for any other client.
+    private func refuseOutOfDescriptors(_ channel: any Channel) -> EventLoopFuture<Void>? {
+        guard reserve.takeMark(channel) else { return nil }
+        let reason = "streamd is out of file descriptors (its limit is \(DescriptorExhaustionHandler.descriptorLimit)); the connection is refused. Retry later; the daemon's operator may raise its open-file limit."
+        let refusals = refusals
+        PeerCredentials.of(channel).whenSuccess { peer in refusals.refused(reason, peer: peer) }
+        channel.closeFuture.whenComplete { [reserve] _ in reserve.hold() }
+        return channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.addHandler(RefusalHandler(message: reason))
         }
     }
 

@@ -1,0 +1,20 @@
+import Foundation
+import StreamdTestSupport
+import Testing
+
+@testable import StreamClient
+
+/// A `StreamConnection` its program holds without using it is not closed by the daemon's idle timeout:
+/// it sends `PING` now and then.
+@Suite struct KeepAliveTests {
+    @Test func aQuietConnectionOutlivesTheIdleTimeoutThroughItsPingsAndOneWithoutThemDoesNot() async throws {
+        let daemon = try DaemonFixture(extra: ["--idle-timeout", "1"])
+        let pinging = try await StreamConnection.connect(socketPath: daemon.socket, clientName: "t", trustedDaemonUser: nil, keepAlive: .milliseconds(300))
+        let silent = try await StreamConnection.connect(socketPath: daemon.socket, clientName: "t", trustedDaemonUser: nil, keepAlive: .zero)
+        try await Task.sleep(for: .milliseconds(2500))
+        #expect(try await pinging.publish(Array("still here".utf8), to: "s").sequence == 1)
+        #expect(silent.isClosed)
+        await #expect(throws: StreamClientError.self) { try await silent.publish([1], to: "s") }
+        pinging.close()
+    }
+}
