@@ -1,0 +1,27 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Dispatch
+
+/// Reloads the access file whenever the process receives SIGHUP, until cancelled.
+///
+/// SIGHUP's default action (ending the process) is turned off for as long as the process lives, so a
+/// reload request never stops the daemon, not even one that arrives after `cancel`.
+/// Thread-safety: `@unchecked Sendable` because its only state is the dispatch source, which
+/// Dispatch lets any thread cancel.
+final class AccessReloadSignal: @unchecked Sendable {
+    private let source: any DispatchSourceSignal
+
+    /// Starts reloading `control` on SIGHUP.
+    init(_ control: AccessControl) {
+        signal(SIGHUP, SIG_IGN)
+        source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "streamd.access-reload"))
+        source.setEventHandler { control.reload() }
+        source.resume()
+    }
+
+    /// Stops reloading.
+    func cancel() { source.cancel() }
+}
