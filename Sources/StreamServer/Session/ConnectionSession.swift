@@ -19,6 +19,8 @@ import Synchronization
 public final class ConnectionSession: Sendable {
     /// The hub this connection is served by.
     public let hub: StreamHub
+    /// Who the client is and the rules it is held to; nil lets it do everything (in process).
+    public let access: ConnectionAccess?
 
     private struct Subscriptions {
         var live: [UInt32: Subscription] = [:]
@@ -36,9 +38,11 @@ public final class ConnectionSession: Sendable {
     /// Replies to publishes handed to the log, not yet committed.
     let pipelinedReplies = OrderedReplies()
 
-    /// A session of `hub` that writes its encoded frames to `output`.
-    public init(hub: StreamHub, output: @escaping @Sendable ([UInt8]) -> Void) {
+    /// A session of `hub` that writes its encoded frames to `output`; with `access`, each request is
+    /// checked against its rules first.
+    public init(hub: StreamHub, access: ConnectionAccess? = nil, output: @escaping @Sendable ([UInt8]) -> Void) {
         self.hub = hub
+        self.access = access
         self.output = output
         let limits = hub.limits
         inbound = Mutex(StepDecoder(

@@ -18,7 +18,8 @@ final class ServerConnection: Sendable {
     private let outbox: ReplyOutbox
     private let draining = Atomic<Bool>(false)
 
-    init(hub: StreamHub, channel: any Channel, peer: PeerCredentials?, label: String) {
+    /// A connection of `hub` on `channel` from `peer`, held to `access` (nil: trusted, as in tests).
+    init(hub: StreamHub, channel: any Channel, peer: PeerCredentials?, access: AccessControl? = nil, label: String) {
         self.channel = channel
         self.peer = peer
         self.queue = DispatchQueue(label: label)
@@ -26,7 +27,7 @@ final class ServerConnection: Sendable {
         // subscriptions' threads, in the order its replies must go out: the outbox keeps that order.
         let outbox = ReplyOutbox(channel: channel)
         self.outbox = outbox
-        session = ConnectionSession(hub: hub, output: outbox.write)
+        session = ConnectionSession(hub: hub, access: access.map { .of(peer, control: $0) }, output: outbox.write)
     }
 
     /// True once the server stopped taking requests from this connection.

@@ -98,7 +98,10 @@ public final class StreamServer: Service, Sendable {
             "durability": "\(configuration.logOptions.durability)",
             "socket-mode": "\(String(configuration.socketMode, radix: 8))",
             "idle-spin": "\(configuration.idleSpin)\(keepers.first.map { " (\($0.method))" } ?? "")",
+            "acl": "\(configuration.accessFile.map { "\($0) (\(serving.access.rules.rules.count) rules)" } ?? "none: only uid \(geteuid()) and root")",
         ])
+        let reloading = AccessReloadSignal(serving.access)
+        defer { reloading.cancel() }
 
         let channel = serving.channel
         let retention = enforceRetention(of: serving.hub.log, on: group)
@@ -145,10 +148,17 @@ public final class StreamServer: Service, Sendable {
         let channel: any Channel
         let hub: StreamHub
         let lock: DatabaseLock
+        let access: AccessControl
     }
 
     private func start(on group: MultiThreadedEventLoopGroup, keepers: [any WakeLatencyKeeper]) async throws -> Serving {
         let socketPath = configuration.socketPath
+        let access: AccessControl
+        do {
+            access = try AccessControl(file: configuration.accessFile, logger: logger)
+        } catch {
+            throw StreamServerError(.accessFile, "\(error)")
+        }
         try SocketFile.prepare(socketPath)
         let directory = (configuration.databasePath as NSString).deletingLastPathComponent
         if !directory.isEmpty {
@@ -173,8 +183,8 @@ public final class StreamServer: Service, Sendable {
             throw error
         }
         do {
-            let channel = try await bind(hub: hub, keepers: keepers, group: group)
-            return Serving(channel: channel, hub: hub, lock: lock)
+            let channel = try await bind(hub: hub, access: access, keepers: keepers, group: group)
+            return Serving(channel: channel, hub: hub, lock: lock, access: access)
         } catch {
             hub.log.close()
             lock.release()
@@ -182,14 +192,14 @@ public final class StreamServer: Service, Sendable {
         }
     }
 
-    private func bind(hub: StreamHub, keepers: [any WakeLatencyKeeper], group: MultiThreadedEventLoopGroup) async throws -> any Channel {
+    private func bind(hub: StreamHub, access: AccessControl, keepers: [any WakeLatencyKeeper], group: MultiThreadedEventLoopGroup) async throws -> any Channel {
         let socketPath = configuration.socketPath
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
             .childChannelInitializer { [self] channel in
                 PeerCredentials.of(channel).flatMapThrowing { peer in
-                    guard let connection = self.accept(channel, peer: peer, hub: hub) else {
+                    guard let connection = self.accept(channel, peer: peer, hub: hub, access: access) else {
                         channel.close(promise: nil)
                         return
                     }
@@ -221,12 +231,12 @@ public final class StreamServer: Service, Sendable {
     }
 
     /// Registers a new connection, or returns nil when the server is stopping.
-    private func accept(_ channel: any Channel, peer: PeerCredentials?, hub: StreamHub) -> ServerConnection? {
+    private func accept(_ channel: any Channel, peer: PeerCredentials?, hub: StreamHub, access: AccessControl) -> ServerConnection? {
         state.withLock { state in
             guard case .listening = state.phase else { return nil }
             state.nextConnection += 1
             let connection = ServerConnection(
-                hub: hub, channel: channel, peer: peer, label: "streamd.connection.\(state.nextConnection)")
+                hub: hub, channel: channel, peer: peer, access: access, label: "streamd.connection.\(state.nextConnection)")
             state.connections[ObjectIdentifier(connection)] = connection
             return connection
         }

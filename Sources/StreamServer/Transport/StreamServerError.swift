@@ -12,6 +12,8 @@ public struct StreamServerError: Error, Sendable, CustomStringConvertible {
         case databaseInUse
         /// A file could not be created, opened or bound.
         case system
+        /// The access file (`--acl`) cannot be read or is not valid.
+        case accessFile
     }
 
     /// What kind of failure this is.
