@@ -129,7 +129,7 @@ import Testing
 
         try Self.writeAccessFile(#"{"rules": [{"user": "\#(alice.name)", "streams": "s", "allow": ["read", "publish"]}]}"#, in: directory)
         daemon.signal(SIGHUP)
-        try daemon.waitForError(containing: "it took 1 rules")
+        try daemon.waitForError(containing: "it took 1 rule")
         #expect(try users.streamctl(as: alice, socket + ["publish", "s", "after"]).status == 0)
 
         try Self.writeAccessFile("{\"rules\": [\n  {\"user\": \"\(alice.name)\", \"streams\": \"s\", \"allow\": [\"nothing\"]}\n]}", in: directory)
@@ -140,6 +140,15 @@ import Testing
         // The old rules stay in force, and the daemon keeps serving.
         #expect(try users.streamctl(as: alice, socket + ["publish", "s", "still"]).status == 0)
         #expect(try Self.asRoot(directory, ["tail", "s", "--all"]).lines.count == 2)
+    }
+
+    @Test func sighupWithoutAnAccessFileIsLoggedAndTheDaemonGoesOnServing() throws {
+        let directory = try ShortTemporaryDirectory()
+        let daemon = try DaemonProcess.serving(directory)
+        daemon.signal(SIGHUP)
+        try daemon.waitForError(containing: "no access file to reload")
+        #expect(daemon.process.isRunning)
+        try Self.asRoot(directory, ["publish", "s", "after-sighup"])
     }
 
     @Test func helpNamesTheAccessFileFlagAndItsVariable() throws {

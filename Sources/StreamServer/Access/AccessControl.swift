@@ -46,11 +46,11 @@ public final class AccessControl: Sendable {
         do {
             let rules = try AccessFile.load(file, ownerUID: ownerUID, names: names)
             current.withLock { $0 = rules }
-            logger.notice("reloaded the access file: it took \(rules.rules.count) rules", metadata: ["acl": "\(file)", "rules": "\(rules.rules.count)"])
+            logger.notice("reloaded the access file: it took \(Self.count(rules.rules.count))", metadata: ["acl": "\(file)", "rules": "\(rules.rules.count)"])
             return rules.rules.count
         } catch {
             let kept = current.withLock { $0.rules.count }
-            logger.error("the access file was not reloaded, the previous \(kept) rules stay in force: \(error)", metadata: ["acl": "\(file)"])
+            logger.error("the access file was not reloaded, the rules in force before (\(Self.count(kept))) stay: \(error)", metadata: ["acl": "\(file)"])
             return nil
         }
     }
@@ -77,6 +77,9 @@ public final class AccessControl: Sendable {
         if let detail { metadata["detail"] = "\(detail)" }
         logger.notice("admin: \(operation)\(stream.map { " \($0)" } ?? "")", metadata: metadata)
     }
+
+    /// `1 rule`, `3 rules`.
+    private static func count(_ rules: Int) -> String { rules == 1 ? "1 rule" : "\(rules) rules" }
 
     private static func metadata(_ identity: AccessIdentity, operation: String, stream: String?) -> Logger.Metadata {
         var metadata: Logger.Metadata = [

@@ -11,6 +11,9 @@ import Synchronization
 /// answered from the committing thread, in request order; any other request first waits for them. A fatal protocol error (codes below 10) ends the
 /// subscriptions, is answered with `ERROR` as the session's last frame, and closes the session:
 /// `isClosed` turns true and later bytes are ignored. Frames before the bad one are still handled.
+/// With a `ConnectionAccess`, each request is first checked against the daemon's rules for the
+/// client's uid and groups; a refused one is answered with `ERROR permission_denied`, in order, and
+/// the connection goes on.
 ///
 /// Thread-safety: Sendable. `receive` must be called by one thread at a time (as a channel handler
 /// does); `close` and everything else may be called from any thread. `output` is called from several

@@ -92,16 +92,17 @@ public final class StreamServer: Service, Sendable {
             try? await group.shutdownGracefully()
             throw error
         }
+        // Before anyone can see the daemon listening, so a SIGHUP sent after that never ends it.
+        let reloading = AccessReloadSignal(serving.access)
+        defer { reloading.cancel() }
         settleStartup(.success(()))
         logger.info("streamd is listening", metadata: [
             "socket": "\(configuration.socketPath)", "db": "\(configuration.databasePath)",
             "durability": "\(configuration.logOptions.durability)",
             "socket-mode": "\(String(configuration.socketMode, radix: 8))",
             "idle-spin": "\(configuration.idleSpin)\(keepers.first.map { " (\($0.method))" } ?? "")",
-            "acl": "\(configuration.accessFile.map { "\($0) (\(serving.access.rules.rules.count) rules)" } ?? "none: only uid \(geteuid()) and root")",
+            "acl": "\(configuration.accessFile.map { "\($0) (\(serving.access.rules.rules.count) rules in force)" } ?? "none (only uid \(geteuid()) and root may act)")",
         ])
-        let reloading = AccessReloadSignal(serving.access)
-        defer { reloading.cancel() }
 
         let channel = serving.channel
         let retention = enforceRetention(of: serving.hub.log, on: group)

@@ -136,7 +136,7 @@ import Testing
         try write(#"{"rules": [{"user": "alice", "streams": "*", "allow": ["wrte"]}]}"#)
         #expect(control.reload() == nil)
         #expect(control.rules.allows(alice, .read, on: "s"))
-        #expect(log.all.last?.hasPrefix("error the access file was not reloaded, the previous 1 rules stay in force: the access file \(path), line 1, column 56: unknown right \"wrte\"") == true)
+        #expect(log.all.last?.hasPrefix("error the access file was not reloaded, the rules in force before (1 rule) stay: the access file \(path), line 1, column 56: unknown right \"wrte\"") == true)
         try write(#"{"rules": [{"user": "alice", "streams": "*", "allow": ["publish"]}, {"user": "bob", "streams": "*", "allow": ["read"]}]}"#)
         #expect(control.reload() == 2)
         #expect(log.all.last == "notice reloaded the access file: it took 2 rules acl=\(path) rules=2")
