@@ -117,6 +117,38 @@ import Testing
     }
 
     @Test(.enabled(if: AccessUsers.isAvailable, "needs root to create throw-away users with useradd, and runuser"))
+    func replayAndImportIntoAnExistingStreamNeedPublishAndIntoANewOneAdminAsWell() throws {
+        let users = try AccessUsers(count: 1)
+        let alice = users.users[0]
+        let directory = try Self.sharedDirectory()
+        let acl = try Self.writeAccessFile("""
+            {"rules": [
+              {"user": "\(alice.name)", "streams": "src", "allow": ["read"]},
+              {"user": "\(alice.name)", "streams": "dst*", "allow": ["publish"]},
+              {"user": "\(alice.name)", "streams": "dst.new", "allow": ["admin"]}
+            ]}
+            """, in: directory)
+        let daemon = try Self.daemon(directory, acl: acl)
+        try Self.asRoot(directory, ["publish", "src", "one"])
+        try Self.asRoot(directory, ["create", "dst"])
+        let socket = ["--socket", directory.socket]
+        let export = directory.path + "/src.ndjson"
+        try Self.asRoot(directory, ["export", "src", "--output", export])
+        chmod(export, 0o644)
+
+        #expect(try users.streamctl(as: alice, socket + ["replay", "src", "--to", "dst"]).status == 0)
+        #expect(try users.streamctl(as: alice, socket + ["import", "dst", "--input", export]).status == 0)
+        let missing = try users.streamctl(as: alice, socket + ["import", "dst.other", "--input", export])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("may not create stream dst.other (publishing to a missing stream creates it, which needs the admin right; it has publish only)"))
+        #expect(try users.streamctl(as: alice, socket + ["replay", "src", "--to", "dst.new"]).status == 0)
+        #expect(try Self.asRoot(directory, ["tail", "dst", "--all"]).lines.count == 2)
+        #expect(try Self.asRoot(directory, ["tail", "dst.new", "--all"]).lines.count == 1)
+        try daemon.waitForError(containing: "admin: create dst.new")
+        #expect(daemon.standardError.contains("detail=by publishing to the missing stream"))
+    }
+
+    @Test(.enabled(if: AccessUsers.isAvailable, "needs root to create throw-away users with useradd, and runuser"))
     func sighupReloadsTheRulesWithoutARestartAndAnInvalidFileKeepsTheOldOnes() throws {
         let users = try AccessUsers(count: 1)
         let alice = users.users[0]
