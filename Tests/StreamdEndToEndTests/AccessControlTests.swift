@@ -172,6 +172,15 @@ import Testing
         // The old rules stay in force, and the daemon keeps serving.
         #expect(try users.streamctl(as: alice, socket + ["publish", "s", "still"]).status == 0)
         #expect(try Self.asRoot(directory, ["tail", "s", "--all"]).lines.count == 2)
+
+        // A reload that withdraws read ends alice's live tail.
+        let follow = try ToolProcess(path: "/usr/sbin/runuser", ["-u", alice.name, "--", DaemonProcess.builtExecutable(named: "streamctl")] + socket + ["tail", "s", "--all", "--follow"])
+        try follow.waitForOutput(containing: "still")
+        try Self.writeAccessFile(#"{"rules": [{"user": "\#(alice.name)", "streams": "s", "allow": ["publish"]}]}"#, in: directory)
+        daemon.signal(SIGHUP)
+        let ended = follow.finish(timeout: 20)
+        #expect(ended.status == 1, "\(ended)")
+        #expect(ended.standardError.contains("may not read stream s any more (the access file was reloaded)"))
     }
 
     @Test func sighupWithoutAnAccessFileIsLoggedAndTheDaemonGoesOnServing() throws {

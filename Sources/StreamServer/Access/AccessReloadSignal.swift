@@ -14,11 +14,13 @@ import Dispatch
 final class AccessReloadSignal: @unchecked Sendable {
     private let source: any DispatchSourceSignal
 
-    /// Starts reloading `control` on SIGHUP.
-    init(_ control: AccessControl) {
+    /// Starts reloading `control` on SIGHUP; `reloaded` runs after each reload that put new rules in force.
+    init(_ control: AccessControl, reloaded: @escaping @Sendable () -> Void) {
         signal(SIGHUP, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "streamd.access-reload"))
-        source.setEventHandler { control.reload() }
+        source.setEventHandler {
+            if control.reload() != nil { reloaded() }
+        }
         source.resume()
     }
 

@@ -84,6 +84,19 @@ extension ConnectionSession {
         return list.filter { rules.allowsSomething(access.identity, on: $0.name) }
     }
 
+    /// Ends, with `SUBSCRIPTION_ENDED` (reason: error), each live subscription to a stream the client
+    /// may no longer read under the rules in force now (after a reload); logs each one.
+    public func endSubscriptionsNoLongerAllowed() {
+        guard let access, !access.isUnrestricted else { return }
+        let rules = access.control.rules
+        for subscription in liveSubscriptions() where !rules.allows(access.identity, .read, on: subscription.stream) {
+            let message = access.control.refusalMessage(access.identity, may: "read stream \(subscription.stream) any more (the access file was reloaded)")
+            if subscription.end(reason: .error, message: message, replyTo: subscription.requestID) {
+                access.control.auditRefusal(access.identity, right: .read, stream: subscription.stream, operation: "subscription (ended by a reload)")
+            }
+        }
+    }
+
     /// Logs an administrative change the client made (for every client, the daemon's own user included).
     func auditChange(_ operation: String, stream: String?, detail: String? = nil) {
         guard let access else { return }

@@ -202,6 +202,11 @@ public final class ConnectionSession: Sendable {
         }
     }
 
+    /// The live subscriptions, as a snapshot.
+    func liveSubscriptions() -> [Subscription] {
+        subscriptions.withLock { Array($0.live.values) }
+    }
+
     func subscription(_ id: UInt32) -> Subscription? {
         subscriptions.withLock { $0.live[id] }
     }

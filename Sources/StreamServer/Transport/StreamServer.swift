@@ -93,7 +93,10 @@ public final class StreamServer: Service, Sendable {
             throw error
         }
         // Before anyone can see the daemon listening, so a SIGHUP sent after that never ends it.
-        let reloading = AccessReloadSignal(serving.access)
+        let reloading = AccessReloadSignal(serving.access) { [self] in
+            // Rights withdrawn by the new rules end the subscriptions that relied on them.
+            for connection in state.withLock({ Array($0.connections.values) }) { connection.session.endSubscriptionsNoLongerAllowed() }
+        }
         defer { reloading.cancel() }
         settleStartup(.success(()))
         logger.info("streamd is listening", metadata: [

@@ -164,6 +164,30 @@ import Testing
         guard case .streamInfo = try alice.request(.getStreamInfo(name: "s")) else { throw TestFailure("still refused after the reload") }
         _ = storage
     }
+
+    @Test func aReloadThatWithdrawsReadEndsTheSubscriptionsThatReliedOnIt() throws {
+        let (hub, storage) = try makeHub()
+        for name in ["kept", "lost"] { _ = try hub.createStream(name, policy: StreamPolicy()) }
+        let setup = try Setup(#"{"rules": [{"user": "alice", "streams": "*", "allow": ["read"]}]}"#)
+        let alice = try setup.client(Self.alice, of: hub)
+        for (id, name) in [(UInt32(1), "kept"), (2, "lost")] {
+            guard case .subscribed = try alice.request(.subscribe(.init(subscriptionID: id, stream: name, start: .all, credit: 10))) else { throw TestFailure("subscribe refused") }
+        }
+        try Data(#"{"rules": [{"user": "alice", "streams": "kept", "allow": ["read"]}]}"#.utf8).write(to: URL(fileURLWithPath: setup.directory.path + "/acl.json"))
+        #expect(setup.control.reload() == 1)
+        alice.session.endSubscriptionsNoLongerAllowed()
+        #expect(alice.session.subscriptionCount == 1)
+        let ended = alice.collector.received.compactMap { frame -> (UInt32, SubscriptionEndReason, String)? in
+            if case let .subscriptionEnded(id, reason, message) = frame.message { return (id, reason, message) }
+            return nil
+        }
+        #expect(ended.count == 1)
+        #expect(ended.first?.0 == 2)
+        #expect(ended.first?.1 == .error)
+        #expect(ended.first?.2.hasPrefix("user alice (uid 1001) may not read stream lost any more (the access file was reloaded)") == true)
+        #expect(setup.log.all.contains { $0.hasPrefix("warning refused subscription (ended by a reload)") && $0.contains("stream=lost") })
+        _ = storage
+    }
 }
 
 /// Work a session deferred, kept to be run when the test says.
