@@ -62,6 +62,7 @@ public enum AccessFile {
         return rules
     }
 
+    /// `members`, after checking that no key appears twice (JSON allows it; a reader would guess wrong).
     private static func unique(_ members: [PositionedJSON.Member], _ problem: (PositionedJSON.Position, String) -> AccessFileError) throws(AccessFileError) -> [PositionedJSON.Member] {
         var seen: Set<String> = []
         for member in members where !seen.insert(member.key).inserted {
@@ -70,6 +71,7 @@ public enum AccessFile {
         return members
     }
 
+    /// The rule an item of `rules` describes.
     private static func rule(_ item: PositionedJSON, names: AccessNames, _ problem: (PositionedJSON.Position, String) -> AccessFileError) throws(AccessFileError) -> AccessRule {
         guard case let .object(members) = item.value else {
             throw problem(item.position, "a rule is \(item.kind); each rule must be an object such as {\"user\": \"alice\", \"streams\": \"*\", \"allow\": [\"read\"]}.")
@@ -107,6 +109,7 @@ public enum AccessFile {
         return AccessRule(subject, streams: pattern, allow: allow)
     }
 
+    /// The user or group `member` names, resolved to its id.
     private static func subject(_ member: PositionedJSON.Member, names: AccessNames, _ problem: (PositionedJSON.Position, String) -> AccessFileError) throws(AccessFileError) -> AccessRule.Subject {
         let isUser = member.key == "user"
         let lookup = isUser ? names.user : names.group
@@ -125,6 +128,7 @@ public enum AccessFile {
         }
     }
 
+    /// The rights an `allow` list names.
     private static func rights(_ value: PositionedJSON, _ problem: (PositionedJSON.Position, String) -> AccessFileError) throws(AccessFileError) -> Set<AccessRight> {
         guard case let .array(items) = value.value else {
             throw problem(value.position, "\"allow\" is \(value.kind); it must be a list of rights such as [\"read\", \"publish\"].")

@@ -44,6 +44,7 @@ public struct AccessIdentity: Sendable, Hashable, CustomStringConvertible {
         userName.map { "user \($0) (uid \(uid))" } ?? "uid \(uid) (no user of that id)"
     }
 
+    /// The login name of `uid`, from the user database.
     private static func userName(of uid: UInt32) -> String? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>? = nil
@@ -53,9 +54,11 @@ public struct AccessIdentity: Sendable, Hashable, CustomStringConvertible {
         return String(cString: name)
     }
 
+    /// Every group `user` belongs to, `primary` included, from the group database.
     private static func groups(of user: String, primary: UInt32) -> Set<UInt32> {
         var count: Int32 = 64
-        while true {
+        // Linux allows at most 65 536 supplementary groups; a database claiming more gets the primary only.
+        while count <= 65_536 {
             var ids = [gid_t](repeating: 0, count: Int(count))
             let capacity = count
             if getgrouplist(user, gid_t(primary), &ids, &count) >= 0 {
@@ -64,5 +67,6 @@ public struct AccessIdentity: Sendable, Hashable, CustomStringConvertible {
             // Too small: `count` now says how many there are.
             if count <= capacity { count = capacity * 2 }
         }
+        return [primary]
     }
 }

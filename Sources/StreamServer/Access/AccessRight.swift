@@ -9,8 +9,11 @@
 /// `LIST_STREAMS`), since every streamctl verb looks the stream up first.
 /// Values are Sendable.
 public enum AccessRight: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+    /// Subscribing to the stream: its events.
     case read
+    /// Appending to the stream (and ending it).
     case publish
+    /// Creating, configuring, truncating, deleting and verifying the stream.
     case admin
 
     /// The name an access file uses: `read`, `publish` or `admin`.

@@ -7,28 +7,43 @@
 struct PositionedJSON: Sendable {
     /// A place in the text: 1-based line and column (in characters).
     struct Position: Sendable, Hashable, CustomStringConvertible {
+        /// The line, from 1.
         var line: Int
+        /// The column in characters (Unicode scalars), from 1.
         var column: Int
+        /// `line 3, column 14`.
         var description: String { "line \(line), column \(column)" }
     }
 
     /// A member of an object: its key, where the key starts, and its value.
     struct Member: Sendable {
+        /// The key, unescaped.
         var key: String
+        /// Where the key's opening quote is.
         var position: Position
+        /// The member's value.
         var value: PositionedJSON
     }
 
+    /// What a JSON value is, with its contents.
     enum Value: Sendable {
+        /// Members in the order written.
         case object([Member])
+        /// Items in order.
         case array([PositionedJSON])
+        /// A string, unescaped.
         case string(String)
+        /// A number, as written (checked to be one).
         case number(String)
+        /// `true` or `false`.
         case bool(Bool)
+        /// `null`.
         case null
     }
 
+    /// The value.
     var value: Value
+    /// Where the value starts.
     var position: Position
 
     /// What a value is, for messages: "an object", "a string", ...
@@ -45,7 +60,9 @@ struct PositionedJSON: Sendable {
 
     /// Why a text is not JSON, and where.
     struct SyntaxError: Error, Sendable {
+        /// Where the text stops being JSON.
         var position: Position
+        /// What was found and what was expected there.
         var reason: String
     }
 
@@ -59,6 +76,8 @@ struct PositionedJSON: Sendable {
         return value
     }
 
+    /// A recursive-descent reader over the text's Unicode scalars that counts lines and columns.
+    /// Not Sendable-relevant: it lives on one thread for one parse.
     private struct Parser {
         let scalars: [Unicode.Scalar]
         var index = 0

@@ -21,6 +21,7 @@ public struct StreamPattern: Sendable, Hashable, CustomStringConvertible {
 
     /// The pattern as written.
     public let description: String
+    /// The pattern's UTF-8 bytes, matched against a name's.
     private let bytes: [UInt8]
 
     /// The longest pattern accepted, in bytes (a stream name may have 255).
@@ -73,6 +74,7 @@ public struct StreamPattern: Sendable, Hashable, CustomStringConvertible {
         return p == bytes.count
     }
 
+    /// Whether `byte` may appear in a pattern: a stream name's characters and the two wildcards.
     private static func isAllowed(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),

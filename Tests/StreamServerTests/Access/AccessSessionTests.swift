@@ -191,8 +191,10 @@ import Testing
 }
 
 /// Work a session deferred, kept to be run when the test says.
+///
+/// `@unchecked Sendable` is safe because the session calls `take` on the test's own thread (inside
+/// `receive`), and only the test's thread runs and counts the work.
 final class Deferred: @unchecked Sendable {
-    // Touched only from the test's thread.
     private var work: [@Sendable () -> Void] = []
     var count: Int { work.count }
     func take(_ body: @escaping @Sendable () -> Void) { work.append(body) }

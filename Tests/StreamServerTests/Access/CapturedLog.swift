@@ -19,6 +19,7 @@ final class CapturedLog: Sendable {
 
     fileprivate func append(_ line: String) { lines.withLock { $0.append(line) } }
 
+    /// Formats each event into a line of `log`.
     private struct Handler: LogHandler {
         let log: CapturedLog
         var metadata: Logger.Metadata = [:]
