@@ -83,7 +83,7 @@ public final class AccessControl: Sendable {
 
     private static func metadata(_ identity: AccessIdentity, operation: String, stream: String?) -> Logger.Metadata {
         var metadata: Logger.Metadata = [
-            "uid": "\(identity.uid)", "user": "\(identity.userName ?? "?")", "pid": "\(identity.pid)", "operation": "\(operation)",
+            "uid": "\(identity.uid)", "user": "\(identity.userName ?? AccessIdentity.userName(of: identity.uid) ?? "?")", "pid": "\(identity.pid)", "operation": "\(operation)",
         ]
         if let stream { metadata["stream"] = "\(stream)" }
         return metadata

@@ -30,13 +30,13 @@ public struct AccessIdentity: Sendable, Hashable, CustomStringConvertible {
         self.groups = groups.union([gid])
     }
 
-    /// The identity behind `peer`, its name and (with `resolvingGroups`) its groups looked up in the
-    /// system's user database (`getpwuid_r`, `getgrouplist`) now: a change of a user's groups reaches
-    /// the connections made after it.
-    public init(_ peer: PeerCredentials, resolvingGroups: Bool = true) {
+    /// The identity behind `peer`, its name and groups looked up in the system's user database
+    /// (`getpwuid_r`, `getgrouplist`) now: a change of a user's groups reaches the connections made
+    /// after it. A uid without a user has its primary group only.
+    public init(_ peer: PeerCredentials) {
         let name = Self.userName(of: peer.uid)
-        let groups = resolvingGroups ? name.map { Self.groups(of: $0, primary: peer.gid) } : nil
-        self.init(uid: peer.uid, gid: peer.gid, pid: peer.pid, userName: name, groups: groups ?? [])
+        self.init(uid: peer.uid, gid: peer.gid, pid: peer.pid, userName: name,
+                  groups: name.map { Self.groups(of: $0, primary: peer.gid) } ?? [])
     }
 
     /// `user alice (uid 1001)`, or `uid 1234 (no user of that id)`.
@@ -45,7 +45,7 @@ public struct AccessIdentity: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The login name of `uid`, from the user database.
-    private static func userName(of uid: UInt32) -> String? {
+    static func userName(of uid: UInt32) -> String? {
         var entry = passwd()
         var result: UnsafeMutablePointer<passwd>? = nil
         var buffer = [CChar](repeating: 0, count: 16 * 1024)

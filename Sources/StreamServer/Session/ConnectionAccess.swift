@@ -25,7 +25,10 @@ public struct ConnectionAccess: Sendable {
         guard let peer else {
             return ConnectionAccess(identity: AccessIdentity(uid: .max, gid: .max, pid: 0, userName: nil), control: control)
         }
-        let privileged = control.rules.isUnrestricted(AccessIdentity(uid: peer.uid, gid: peer.gid, pid: peer.pid, userName: nil))
-        return ConnectionAccess(identity: AccessIdentity(peer, resolvingGroups: !privileged), control: control)
+        let bare = AccessIdentity(uid: peer.uid, gid: peer.gid, pid: peer.pid, userName: nil)
+        // Root and the daemon's user are never checked: their name is looked up only if an audit
+        // line needs it, sparing every connection of theirs a read of the user database.
+        if control.rules.isUnrestricted(bare) { return ConnectionAccess(identity: bare, control: control) }
+        return ConnectionAccess(identity: AccessIdentity(peer), control: control)
     }
 }

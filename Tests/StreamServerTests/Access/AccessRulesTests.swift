@@ -1,3 +1,4 @@
+import StreamProtocol
 import Testing
 
 @testable import StreamServer
@@ -57,6 +58,16 @@ import Testing
         #expect(!rules.allowsSomething(Self.alice, on: "orders"))
         #expect(!AccessRules(ownerUID: Self.owner).allowsOnSomeStream(Self.alice))
         #expect(rules.allowsOnEveryStream(Self.bob, .admin))
+    }
+
+    @Test func anIdentityFromPeerCredentialsHasTheUsersNameAndGroupsFromTheSystem() {
+        let root = AccessIdentity(PeerCredentials(pid: 1, uid: 0, gid: 0))
+        #expect(root.userName == "root")
+        #expect(root.groups.contains(0))
+        // A uid no user has keeps its primary group only.
+        let nobody = AccessIdentity(PeerCredentials(pid: 1, uid: 3_999_999_999, gid: 4242))
+        #expect(nobody.userName == nil)
+        #expect(nobody.groups == [4242])
     }
 
     @Test func anIdentityIsDescribedByNameAndUid() {
