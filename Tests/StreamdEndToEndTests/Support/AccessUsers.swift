@@ -61,10 +61,18 @@ final class AccessUsers: Sendable {
         _ = try? run("/usr/sbin/groupdel", [group])
     }
 
+    /// Runs a system tool; while another test holds the user database's lock (useradd and friends
+    /// say "cannot lock"), tries again for up to ten seconds.
     @discardableResult
     private static func run(_ path: String, _ arguments: [String]) throws -> String {
-        let result = try ToolProcess.run(path: path, arguments)
-        guard result.status == 0 else { throw TestFailure("\(path) \(arguments.joined(separator: " ")) failed: \(result)") }
-        return result.standardOutput
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while true {
+            let result = try ToolProcess.run(path: path, arguments)
+            if result.status == 0 { return result.standardOutput }
+            guard result.standardError.contains("lock"), Date() < deadline else {
+                throw TestFailure("\(path) \(arguments.joined(separator: " ")) failed: \(result)")
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
     }
 }
