@@ -104,7 +104,7 @@ public final class StreamServer: Service, Sendable {
             "durability": "\(configuration.logOptions.durability)",
             "socket-mode": "\(String(configuration.socketMode, radix: 8))",
             "idle-spin": "\(configuration.idleSpin)\(keepers.first.map { " (\($0.method))" } ?? "")",
-            "acl": "\(configuration.accessFile.map { "\($0) (\(serving.access.rules.rules.count) rules in force)" } ?? "none (only uid \(geteuid()) and root may act)")",
+            "acl": "\(configuration.accessFile.map { "\($0) (\(serving.access.rules.rules.count) rules in force)" } ?? (geteuid() == 0 ? "none (only root may act)" : "none (only uid \(geteuid()) and root may act)"))",
         ])
 
         let channel = serving.channel
