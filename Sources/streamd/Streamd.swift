@@ -56,6 +56,12 @@ struct Streamd: AsyncParsableCommand {
         valueName: "microseconds"))
     var idleSpin: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "The access file granting other users rights on streams (env STREAMD_ACL).",
+        discussion: "JSON, see schemas/streamd-acl.schema.json; reloaded on SIGHUP. Default: none, so only the daemon's own user and root may do anything, whatever --socket-mode allows.",
+        valueName: "path"))
+    var acl: String?
+
     @OptionGroup(title: "Limits")
     var limitOptions: LimitOptions
 
@@ -106,6 +112,7 @@ struct Streamd: AsyncParsableCommand {
             socketPath: StreamdDefaults.socketPath(socket, environment: environment),
             databasePath: StreamdDefaults.databasePath(db, environment: environment))
         configuration.socketMode = mode
+        configuration.accessFile = acl ?? environment["STREAMD_ACL"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.logOptions = options
         configuration.limits = limits
         if let idleSpinMicroseconds { configuration.idleSpin = .microseconds(idleSpinMicroseconds) }

@@ -84,14 +84,15 @@ final class TestClient: Sendable {
     let session: ConnectionSession
     private let nextRequestID = Mutex<UInt32>(1)
 
-    init(hub: StreamHub) {
+    /// A client of `hub`, held to `access` when given.
+    init(hub: StreamHub, access: ConnectionAccess? = nil) {
         let collector = self.collector
-        session = ConnectionSession(hub: hub) { bytes in collector.take(bytes) }
+        session = ConnectionSession(hub: hub, access: access) { bytes in collector.take(bytes) }
     }
 
     /// A client that has said HELLO and got WELCOME.
-    static func connected(to hub: StreamHub) throws -> TestClient {
-        let client = TestClient(hub: hub)
+    static func connected(to hub: StreamHub, access: ConnectionAccess? = nil) throws -> TestClient {
+        let client = TestClient(hub: hub, access: access)
         let reply = try client.request(.hello(minVersion: 1, maxVersion: 1, clientName: "test"))
         guard case .welcome = reply else { throw TestFailure("no WELCOME: \(reply)") }
         return client

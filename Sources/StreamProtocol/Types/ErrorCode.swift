@@ -40,6 +40,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConve
     public static let storageFailure = ErrorCode(rawValue: 21)
     /// The server is stopping; reconnect later.
     public static let shuttingDown = ErrorCode(rawValue: 22)
+    /// The client's user may not do this to this stream; the message names the user, stream and right.
+    public static let permissionDenied = ErrorCode(rawValue: 23)
     /// A bug; the message says what failed.
     public static let `internal` = ErrorCode(rawValue: 99)
 
@@ -50,7 +52,8 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConve
         1: "malformed_frame", 2: "frame_too_large", 3: "unknown_message", 4: "unsupported_version",
         5: "handshake_required", 10: "invalid_stream_name", 11: "stream_not_found", 12: "stream_exists",
         13: "wrong_last_sequence", 14: "invalid_argument", 15: "limit_exceeded", 16: "subscription_not_found",
-        17: "subscription_id_in_use", 20: "storage_full", 21: "storage_failure", 22: "shutting_down", 99: "internal",
+        17: "subscription_id_in_use", 20: "storage_full", 21: "storage_failure", 22: "shutting_down",
+        23: "permission_denied", 99: "internal",
     ]
 
     /// The code's name in the protocol document, e.g. `stream_not_found`.

@@ -48,18 +48,24 @@ extension ConnectionSession {
             else { throw unknownSubscription(id) }
             return nil
         case let .createStream(name, policy):
-            return .streamInfo(try hub.createStream(name, policy: policy))
+            let info = try hub.createStream(name, policy: policy)
+            auditChange("create", stream: name)
+            return .streamInfo(info)
         case let .configureStream(name, policy):
-            return .streamInfo(try hub.configureStream(name, policy: policy))
+            let info = try hub.configureStream(name, policy: policy)
+            auditChange("config", stream: name)
+            return .streamInfo(info)
         case let .getStreamInfo(name):
             return .streamInfo(try hub.streamInfo(name))
         case .listStreams:
-            return .streamList(try hub.listStreams())
+            return .streamList(visible(try hub.listStreams()))
         case let .truncateStream(name, truncation, dryRun):
             let result = try hub.truncate(name, truncation, dryRun: dryRun)
+            if !dryRun { auditChange("truncate", stream: name, detail: "removed \(result.removed) events") }
             return .truncated(removed: result.removed, firstSequence: result.firstSequence)
         case let .deleteStream(name):
             try hub.deleteStream(name)
+            auditChange("rm", stream: name)
             return .ok
         case .getStats:
             return .stats(try hub.stats())

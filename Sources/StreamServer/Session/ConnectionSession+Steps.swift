@@ -19,6 +19,11 @@ extension ConnectionSession {
             // A client that pipelines faster than the log commits is held here, on its own queue,
             // which in turn stops reading its socket: the daemon holds a bounded amount of its data.
             if pipelinedReplies.bytesInFlight >= hub.limits.maximumPipelinedBytes { pipelinedReplies.waitUntilAnswered() }
+            if access != nil, !mayRunQuickly(step) {
+                // A refusal is answered in order, after the publishes before it.
+                pipelinedReplies.waitUntilAnswered()
+                if refuseIfNotAllowed(step) { continue }
+            }
             if runPipelined(step) { continue }
             // Anything else is answered after the pipelined publishes before it.
             pipelinedReplies.waitUntilAnswered()
@@ -39,6 +44,8 @@ extension ConnectionSession {
     func runWhileQuick(_ steps: [Step]) -> Int {
         var index = 0
         while index < steps.count, pipelinedReplies.bytesInFlight < hub.limits.maximumPipelinedBytes {
+            // What the rules must look at closely (or refuse) is left to the queue.
+            guard mayRunQuickly(steps[index]) else { return index }
             if !runPipelined(steps[index], onlyToKnownStreams: true) {
                 guard pipelinedReplies.isIdle else { return index }
                 switch steps[index] {

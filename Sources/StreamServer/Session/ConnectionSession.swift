@@ -11,6 +11,9 @@ import Synchronization
 /// answered from the committing thread, in request order; any other request first waits for them. A fatal protocol error (codes below 10) ends the
 /// subscriptions, is answered with `ERROR` as the session's last frame, and closes the session:
 /// `isClosed` turns true and later bytes are ignored. Frames before the bad one are still handled.
+/// With a `ConnectionAccess`, each request is first checked against the daemon's rules for the
+/// client's uid and groups; a refused one is answered with `ERROR permission_denied`, in order, and
+/// the connection goes on.
 ///
 /// Thread-safety: Sendable. `receive` must be called by one thread at a time (as a channel handler
 /// does); `close` and everything else may be called from any thread. `output` is called from several
@@ -19,6 +22,8 @@ import Synchronization
 public final class ConnectionSession: Sendable {
     /// The hub this connection is served by.
     public let hub: StreamHub
+    /// Who the client is and the rules it is held to; nil lets it do everything (in process).
+    public let access: ConnectionAccess?
 
     private struct Subscriptions {
         var live: [UInt32: Subscription] = [:]
@@ -36,9 +41,11 @@ public final class ConnectionSession: Sendable {
     /// Replies to publishes handed to the log, not yet committed.
     let pipelinedReplies = OrderedReplies()
 
-    /// A session of `hub` that writes its encoded frames to `output`.
-    public init(hub: StreamHub, output: @escaping @Sendable ([UInt8]) -> Void) {
+    /// A session of `hub` that writes its encoded frames to `output`; with `access`, each request is
+    /// checked against its rules first.
+    public init(hub: StreamHub, access: ConnectionAccess? = nil, output: @escaping @Sendable ([UInt8]) -> Void) {
         self.hub = hub
+        self.access = access
         self.output = output
         let limits = hub.limits
         inbound = Mutex(StepDecoder(
@@ -195,6 +202,11 @@ public final class ConnectionSession: Sendable {
             table.live[id] = subscription
             return true
         }
+    }
+
+    /// The live subscriptions, as a snapshot.
+    func liveSubscriptions() -> [Subscription] {
+        subscriptions.withLock { Array($0.live.values) }
     }
 
     func subscription(_ id: UInt32) -> Subscription? {

@@ -22,7 +22,11 @@ final class ServerConnection: Sendable {
     private let refusals: RefusalLog
     private let refusalLogged = Atomic<Bool>(false)
 
-    init(hub: StreamHub, channel: any Channel, peer: PeerCredentials?, label: String, refusals: RefusalLog = RefusalLog(logger: Logger(label: "streamd"))) {
+    /// A connection of `hub` on `channel` from `peer`, held to `access` (nil: trusted, as in tests).
+    init(
+        hub: StreamHub, channel: any Channel, peer: PeerCredentials?, access: AccessControl? = nil, label: String,
+        refusals: RefusalLog = RefusalLog(logger: Logger(label: "streamd"))
+    ) {
         self.channel = channel
         self.peer = peer
         self.refusals = refusals
@@ -31,7 +35,7 @@ final class ServerConnection: Sendable {
         // subscriptions' threads, in the order its replies must go out: the outbox keeps that order.
         let outbox = ReplyOutbox(channel: channel)
         self.outbox = outbox
-        session = ConnectionSession(hub: hub, output: outbox.write)
+        session = ConnectionSession(hub: hub, access: access.map { .of(peer, control: $0) }, output: outbox.write)
     }
 
     /// True once the server stopped taking requests from this connection.

@@ -99,12 +99,19 @@ public final class StreamServer: Service, Sendable {
             try? await group.shutdownGracefully()
             throw error
         }
+        // Before anyone can see the daemon listening, so a SIGHUP sent after that never ends it.
+        let reloading = AccessReloadSignal(serving.access) { [self] in
+            // Rights withdrawn by the new rules end the subscriptions that relied on them.
+            for connection in state.withLock({ Array($0.connections.values) }) { connection.session.endSubscriptionsNoLongerAllowed() }
+        }
+        defer { reloading.cancel() }
         settleStartup(.success(()))
         logger.info("streamd is listening", metadata: [
             "socket": "\(configuration.socketPath)", "db": "\(configuration.databasePath)",
             "durability": "\(configuration.logOptions.durability)",
             "socket-mode": "\(String(configuration.socketMode, radix: 8))",
             "idle-spin": "\(configuration.idleSpin)\(keepers.first.map { " (\($0.method))" } ?? "")",
+            "acl": "\(configuration.accessFile.map { "\($0) (\(serving.access.rules.rules.count) rules in force)" } ?? (geteuid() == 0 ? "none (only root may act)" : "none (only uid \(geteuid()) and root may act)"))",
         ])
 
         let channel = serving.channel
@@ -152,11 +159,18 @@ public final class StreamServer: Service, Sendable {
         let channel: any Channel
         let hub: StreamHub
         let lock: DatabaseLock
+        let access: AccessControl
     }
 
     private func start(on group: MultiThreadedEventLoopGroup, keepers: [any WakeLatencyKeeper]) async throws -> Serving {
         let socketPath = configuration.socketPath
         try SocketFile.preparePrivateDirectory(for: socketPath)
+        let access: AccessControl
+        do {
+            access = try AccessControl(file: configuration.accessFile, logger: logger)
+        } catch {
+            throw StreamServerError(.accessFile, "\(error)")
+        }
         try SocketFile.prepare(socketPath)
         let directory = try DatabaseDirectory(databasePath: configuration.databasePath)
         let lock = try DatabaseLock(databasePath: configuration.databasePath, directory: directory.descriptor)
@@ -179,8 +193,8 @@ public final class StreamServer: Service, Sendable {
             throw error
         }
         do {
-            let channel = try await bind(hub: hub, keepers: keepers, group: group)
-            return Serving(channel: channel, hub: hub, lock: lock)
+            let channel = try await bind(hub: hub, access: access, keepers: keepers, group: group)
+            return Serving(channel: channel, hub: hub, lock: lock, access: access)
         } catch {
             hub.log.close()
             lock.release()
@@ -188,7 +202,7 @@ public final class StreamServer: Service, Sendable {
         }
     }
 
-    private func bind(hub: StreamHub, keepers: [any WakeLatencyKeeper], group: MultiThreadedEventLoopGroup) async throws -> any Channel {
+    private func bind(hub: StreamHub, access: AccessControl, keepers: [any WakeLatencyKeeper], group: MultiThreadedEventLoopGroup) async throws -> any Channel {
         let socketPath = configuration.socketPath
         let bootstrap = ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 256)
@@ -202,7 +216,7 @@ public final class StreamServer: Service, Sendable {
                 if let refused = refuseOutOfDescriptors(channel) { return refused }
                 return PeerCredentials.of(channel).flatMapThrowing { peer in
                     let connection: ServerConnection
-                    switch self.accept(channel, peer: peer, hub: hub) {
+                    switch self.accept(channel, peer: peer, hub: hub, access: access) {
                     case .stopping:
                         channel.close(promise: nil)
                         return
@@ -240,13 +254,14 @@ public final class StreamServer: Service, Sendable {
     }
 
     /// Registers a new connection, or says why not (a connection limit, or the server stopping).
-    private func accept(_ channel: any Channel, peer: PeerCredentials?, hub: StreamHub) -> Admission {
+    private func accept(_ channel: any Channel, peer: PeerCredentials?, hub: StreamHub, access: AccessControl) -> Admission {
         state.withLock { state in
             guard case .listening = state.phase else { return .stopping }
             if let refusal = state.counts.admit(uid: peer?.uid) { return .refused(refusal) }
             state.nextConnection += 1
             let connection = ServerConnection(
-                hub: hub, channel: channel, peer: peer, label: "streamd.connection.\(state.nextConnection)", refusals: refusals)
+                hub: hub, channel: channel, peer: peer, access: access, label: "streamd.connection.\(state.nextConnection)",
+                refusals: refusals)
             state.connections[ObjectIdentifier(connection)] = connection
             return .accepted(connection)
         }

@@ -12,6 +12,9 @@ public struct StreamServerConfiguration: Sendable {
     public var socketMode: UInt32 = 0o600
     /// Options of the event log (durability and the rest).
     public var logOptions = EventLogOptions()
+    /// The access file granting users other than the daemon's own and root rights on streams
+    /// (see `AccessFile`); nil: only those two may act.
+    public var accessFile: String?
     /// The limits every connection is held to.
     public var limits = ServerLimits()
     /// The name announced in `WELCOME`.

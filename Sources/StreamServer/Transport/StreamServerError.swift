@@ -14,6 +14,8 @@ public struct StreamServerError: Error, Sendable, CustomStringConvertible {
         case system
         /// A file or directory streamd was to use is a symlink, another user's, or open to others.
         case unsafeFile
+        /// The access file (`--acl`) cannot be read or is not valid.
+        case accessFile
     }
 
     /// What kind of failure this is.

@@ -1,16 +1,22 @@
 import Foundation
 
-/// Checks a JSON value against the subset of JSON Schema that schemas/streamctl.schema.json uses:
+/// Checks a JSON value against the subset of JSON Schema that the schemas in schemas/ use:
 /// `$ref` (to `#/$defs/…`), `type` (one or several), `enum`, `required`, `properties`,
-/// `additionalProperties: false`, `items` and `minimum`. Every other keyword is ignored.
+/// `additionalProperties: false`, `items`, `minItems`, `minimum`, `minLength`, `maxLength`, `pattern`
+/// and `oneOf`. Every other keyword is ignored.
 struct SchemaChecker {
     let root: JSONValue
 
     /// The schema file of the repository.
     static func streamctl() throws -> SchemaChecker {
+        try named("streamctl.schema.json")
+    }
+
+    /// The schema file `name` of the repository's schemas/ directory.
+    static func named(_ name: String) throws -> SchemaChecker {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().deletingLastPathComponent()
-        return SchemaChecker(root: try JSONValue.parse(Data(contentsOf: root.appendingPathComponent("schemas/streamctl.schema.json"))))
+        return SchemaChecker(root: try JSONValue.parse(Data(contentsOf: root.appendingPathComponent("schemas/\(name)"))))
     }
 
     /// The problems of `value` against the definition `name` of `$defs`; empty when it conforms.
@@ -39,6 +45,25 @@ struct SchemaChecker {
         if let minimum = schema["minimum"]?.double, let number = value.double, number < minimum {
             found.append("\(path): \(number) is below the minimum \(minimum)")
         }
+        if let text = value.string {
+            if let minimum = schema["minLength"]?.double, Double(text.count) < minimum {
+                found.append("\(path): \(value) is shorter than \(Int(minimum)) characters")
+            }
+            if let maximum = schema["maxLength"]?.double, Double(text.count) > maximum {
+                found.append("\(path): \(value) is longer than \(Int(maximum)) characters")
+            }
+            if let pattern = schema["pattern"]?.string, text.range(of: pattern, options: .regularExpression) == nil {
+                found.append("\(path): \(value) does not match \(pattern)")
+            }
+        }
+        if let choices = schema["oneOf"]?.array {
+            let matching = choices.filter { choice in
+                var problems: [String] = []
+                check(value, choice, path, &problems)
+                return problems.isEmpty
+            }.count
+            if matching != 1 { found.append("\(path): matches \(matching) of the \(choices.count) choices of oneOf, not exactly one") }
+        }
         if case let .object(members) = value {
             for key in schema["required"]?.array?.compactMap(\.string) ?? [] where members[key] == nil {
                 found.append("\(path): required key \"\(key)\" is missing")
@@ -51,6 +76,9 @@ struct SchemaChecker {
                     found.append("\(path): key \"\(key)\" is not in the schema")
                 }
             }
+        }
+        if case let .array(items) = value, let minimum = schema["minItems"]?.double, Double(items.count) < minimum {
+            found.append("\(path): has \(items.count) items, fewer than \(Int(minimum))")
         }
         if case let .array(items) = value, let itemSchema = schema["items"] {
             for (index, item) in items.enumerated() { check(item, itemSchema, "\(path)[\(index)]", &found) }
