@@ -29,6 +29,7 @@ extension StreamHub {
         guard !submissions.isEmpty else {
             throw ServerError(.invalidArgument, "PUBLISH_BATCH to \"\(stream)\" has no events; send at least one.")
         }
+        try checkPayloads(submissions.lazy.map(\.payload), to: stream)
         let entry = entry(for: stream)
         return try entry.window.withLock { window throws -> PublishOutcome in
             entry.committing.wait()
@@ -105,6 +106,7 @@ extension StreamHub {
     ) {
         do {
             try StreamName.validate(stream)
+            try checkPayloads(payloads, to: stream)
         } catch {
             completion(.failure(error))
             return
