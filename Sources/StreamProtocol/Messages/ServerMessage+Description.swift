@@ -26,7 +26,7 @@ extension ServerMessage: CustomStringConvertible {
         switch self {
         case let .error(code, message): "an ERROR frame (\(code)): \(message)"
         case let .events(subscription, events): "an EVENTS frame of \(events.count) events for subscription \(subscription)"
-        default: "a \(wireName) frame"
+        default: "\("AEIOU".contains(wireName.first ?? "A") ? "an" : "a") \(wireName) frame"
         }
     }
 }
