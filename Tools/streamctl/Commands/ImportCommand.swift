@@ -15,9 +15,9 @@ struct ImportCommand: AsyncParsableCommand {
             bar is drawn on standard error when it is a terminal.
 
             If the connection to streamd is lost, the message names the last acknowledged sequence and \
-            line and the command that resumes: --skip-lines N --after-sequence S skips the lines already \
-            stored, and the events of the batch that was in flight if the daemon had stored them, so every \
-            line ends up stored exactly once (as long as nothing else publishes to the stream meanwhile).
+            line and the command that resumes: --skip-lines N --after-sequence S leaves out the lines already \
+            stored, and those of the batch that was in flight if the daemon had stored it (checked against \
+            the stream's events after S), so every line ends up stored exactly once.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -37,7 +37,7 @@ struct ImportCommand: AsyncParsableCommand {
     var skipLines: Int = 0
 
     @Option(name: .customLong("after-sequence"), help: ArgumentHelp(
-        "Resuming: the stream's last sequence the interrupted import acknowledged. Events the stream holds after it came from the batch in flight, so as many lines after --skip-lines are left out too; each batch then expects the stream's last sequence, so another publisher's event makes the import stop rather than guess.",
+        "Resuming: the last sequence the interrupted import acknowledged. Events the stream holds after it are the batch that was in flight: the lines after --skip-lines must be those events (else the import stops, naming the line) and are left out; each batch then expects the stream's last sequence, so another publisher's event makes the import stop rather than guess.",
         valueName: "S"))
     var afterSequence: UInt64?
 
@@ -65,7 +65,9 @@ struct ImportCommand: AsyncParsableCommand {
             var summary = Summary(stream: stream, events: 0, input: input ?? "-")
             let startSequence = try await lastSequence(connection)
             var expected: UInt64? = nil
-            var storedUnacknowledged: UInt64 = 0
+            // The payloads the stream holds after --after-sequence: the batch in flight, if it was stored.
+            var storedAfter: [[UInt8]] = []
+            var matched = 0
             if let afterSequence {
                 guard startSequence >= afterSequence else {
                     throw CtlFailure("""
@@ -74,7 +76,7 @@ struct ImportCommand: AsyncParsableCommand {
                         `streamctl info \(stream)`, or import the whole file again into a new stream.
                         """)
                 }
-                storedUnacknowledged = startSequence - afterSequence
+                storedAfter = try await events(after: afterSequence, through: startSequence, connection)
                 expected = startSequence
             }
             var lineNumber = 0
@@ -93,17 +95,35 @@ struct ImportCommand: AsyncParsableCommand {
                     for line in batch {
                         lineNumber += 1
                         guard line.contains(where: { $0 != 0x20 && $0 != 0x09 }) else { continue }
-                        if lineNumber <= skipLines || storedUnacknowledged > 0 {
-                            if lineNumber > skipLines { storedUnacknowledged -= 1 }
+                        if lineNumber <= skipLines {
                             skipped += 1
                             lastAcknowledgedLine = lineNumber  // stored before: as good as acknowledged
                             continue
                         }
+                        let payload: [UInt8]
                         do {
-                            payloads.append(try EventRecord.parse(line[...]).bytes())
+                            payload = try EventRecord.parse(line[...]).bytes()
                         } catch {
                             throw CtlFailure("line \(lineNumber) of \(inputName): \(error); \(summary.events) events before it were imported.")
                         }
+                        if matched < storedAfter.count, let afterSequence {
+                            // Stored by the batch in flight when the import was cut off: the same bytes, or
+                            // someone else's event, which makes the resume point unknown.
+                            guard payload == storedAfter[matched] else {
+                                throw CtlFailure("""
+                                    line \(lineNumber) of \(inputName) is not the event \(stream) holds at sequence \
+                                    \(afterSequence + UInt64(matched) + 1): something else published to \(stream) after the interrupted \
+                                    import, so where to resume is unknown; nothing was imported. Compare the stream with the input \
+                                    (`streamctl tail \(stream) --from-seq \(afterSequence + 1)`) and resume with the right --skip-lines \
+                                    and --after-sequence.
+                                    """)
+                            }
+                            matched += 1
+                            skipped += 1
+                            lastAcknowledgedLine = lineNumber
+                            continue
+                        }
+                        payloads.append(payload)
                     }
                     guard !payloads.isEmpty else {
                         lastAcknowledgedLine = lineNumber
@@ -153,6 +173,23 @@ struct ImportCommand: AsyncParsableCommand {
                 try Output.line("imported nothing: \(inputName) holds no \(skipped > 0 ? "more " : "")events")
             }
         }
+    }
+
+    /// The payloads of the events of the stream after `sequence` through `last`, at most one batch's worth.
+    private func events(after sequence: UInt64, through last: UInt64, _ connection: StreamConnection) async throws -> [[UInt8]] {
+        guard last > sequence else { return [] }
+        guard last - sequence <= 100_000 else {
+            throw CtlFailure("""
+                \(stream) holds \(last - sequence) events after --after-sequence \(sequence), more than one batch of an import \
+                stores: something else published to it, so where to resume is unknown; check with `streamctl info \(stream)`.
+                """)
+        }
+        var payloads: [[UInt8]] = []
+        for try await event in connection.history(of: stream, from: .fromSequence(sequence + 1)) {
+            if event.sequence > last { break }
+            payloads.append(event.payload)
+        }
+        return payloads
     }
 
     /// How messages name the input.
