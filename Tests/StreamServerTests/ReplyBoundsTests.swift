@@ -123,4 +123,23 @@ import Testing
             #expect(events.map(\.payload.count) == [10 * 1024, largest, 10])
         }
     }
+
+    @Test func aVerifyReportListsTheProblemsThatFitAndCountsTheRest() throws {
+        let frameLength = 4 * 1024
+        let (hub, storage) = try makeHub { $0.maximumFrameLength = frameLength }
+        defer { _ = storage }
+        let problems = (1...100).map { index in
+            VerifyResult.Problem(stream: "s", sequences: UInt64(index)...UInt64(index), message: String(repeating: "bad block ", count: 10))
+        }
+        let report = hub.bounded(VerifyResult(streams: 1, blocks: 100, events: 100, problems: problems))
+        let frame = try ServerMessage.verifyReport(report).encoded(requestID: 1)
+        #expect(frame.count - 4 <= frameLength)
+        let listed = report.problems.count - 1
+        #expect(listed > 0 && listed < 100)
+        #expect(report.problems.prefix(listed) == problems.prefix(listed))
+        #expect(report.problems.last?.message.hasPrefix("\(100 - listed) more problems are not listed") == true)
+        // A report that fits is left as it is.
+        let small = VerifyResult(streams: 1, blocks: 1, events: 1, problems: Array(problems.prefix(3)))
+        #expect(hub.bounded(small) == small)
+    }
 }

@@ -16,7 +16,7 @@ public enum FrameBounds {
     public static let eventsFrameFixedLength = Frame.headerLength + 4 + 4 + 8 + 8 + 1 + 4
 
     /// The most entries a `PUBLISH_BATCH` may carry when frames are at most `frameLength` bytes: the
-    /// most whose `PUBLISHED_BATCH` reply fits (1 864 076 at 16 MiB).
+    /// most whose `PUBLISHED_BATCH` reply fits (1 864 133 at 16 MiB).
     public static func maximumBatchEntries(frameLength: Int) -> Int {
         Swift.max(1, (frameLength - publishedBatchFixedLength) / publishedBatchEntryLength)
     }
