@@ -3,7 +3,8 @@ import StreamProtocol
 
 /// Every reply fits the maximum frame length announced in `WELCOME` (schemas/protocol.md, "Limits"):
 /// a `PUBLISH_BATCH` may carry no more entries than its `PUBLISHED_BATCH` can list, the listing comes
-/// in pages, and a `VERIFY_REPORT` lists no more problems than fit.
+/// in pages, and a `VERIFY_REPORT` lists no more problems than fit. Thread-safe as the hub is: these
+/// read its limits and the log's catalog, and hold no lock of their own.
 extension StreamHub {
     /// The most entries one `PUBLISH_BATCH` may carry.
     var maximumBatchEntries: Int { FrameBounds.maximumBatchEntries(frameLength: limits.maximumFrameLength) }
@@ -33,7 +34,7 @@ extension StreamHub {
     /// One page of the streams named after `after`, by name: at most `limit`, and no more than fit
     /// one `STREAM_PAGE` frame; `more` says streams remain after the last one.
     func listStreams(after: String?, limit: UInt32) throws -> (streams: [StreamProtocol.StreamInfo], more: Bool) {
-        let names = try log.streams().filter { after == nil || $0.name > after! }.sorted { $0.name < $1.name }
+        let names = try log.streams().filter { info in after.map { info.name > $0 } ?? true }.sorted { $0.name < $1.name }
         var page: [StreamProtocol.StreamInfo] = []
         var bytes = FrameBounds.streamPageFixedLength
         for info in names {
