@@ -25,7 +25,7 @@ import Testing
         #expect(first != second)
         router.route(try frame(.ok, requestID: second))
         router.route(try frame(.pong(nonce: 1), requestID: first))
-        #expect(log.all == ["second success(StreamProtocol.ServerMessage.ok)", "first success(StreamProtocol.ServerMessage.pong(nonce: 1))"])
+        #expect(log.all == ["second success(an OK frame)", "first success(a PONG frame)"])
         // A second reply to the same id has nobody waiting and is dropped.
         router.route(try frame(.ok, requestID: second))
         #expect(log.all.count == 2)
@@ -45,7 +45,7 @@ import Testing
         router.route(try frame(.events(subscriptionID: id + 1, events: [WireEvent(sequence: 5, timestamp: 1, payload: [])]), requestID: 9))
         router.route(try frame(.subscriptionEnded(subscriptionID: id, reason: .streamDeleted, message: "gone"), requestID: 9))
         router.route(try frame(.events(subscriptionID: id, events: [WireEvent(sequence: 6, timestamp: 1, payload: [])]), requestID: 9))
-        #expect(log.all == ["events [4]", "ended streamDeleted"])
+        #expect(log.all == ["events [4]", "ended the stream was deleted"])
     }
 
     @Test func losingTheConnectionFailsEveryWaiterOnceAndRefusesNewOnes() throws {

@@ -62,7 +62,7 @@ import Testing
         let ctl = try Ctl(Self.shared)
         try ctl.succeed("publish", uniqueStream("stats"), input: "a\nb\n")
         let text = try ctl.succeed("stats")
-        #expect(text.contains("streamd        0.1.0, protocol 1, up "))
+        #expect(text.contains("streamd        0.1.0, protocol 2, up "))
         #expect(text.contains("socket         \(ctl.socket)"))
         let stats = try ctl.json("stats")
         #expect(stats["version"]?.string == "0.1.0")

@@ -8,6 +8,11 @@ import StreamProtocol
 public final class SocketClient: @unchecked Sendable {
     public let descriptor: Int32
     private var decoder = FrameDecoder(maximumLength: Int(UInt32.max))
+    /// The longest frame accepted from the server; a longer one makes `next()` throw, as a client
+    /// enforcing the documented maximum would drop the connection.
+    public var maximumReplyLength: Int = Int(UInt32.max) {
+        didSet { decoder = FrameDecoder(maximumLength: maximumReplyLength) }
+    }
     private var pending: [Received] = []
     private var nextRequestID: UInt32 = 1
 
@@ -43,9 +48,9 @@ public final class SocketClient: @unchecked Sendable {
     deinit { Foundation.close(descriptor) }
 
     /// Says HELLO and expects WELCOME.
-    public static func connected(to path: String) throws -> SocketClient {
+    public static func connected(to path: String, maxVersion: UInt16 = 1) throws -> SocketClient {
         let client = try SocketClient(path: path)
-        let reply = try client.request(.hello(minVersion: 1, maxVersion: 1, clientName: "socket-test"))
+        let reply = try client.request(.hello(minVersion: 1, maxVersion: maxVersion, clientName: "socket-test"))
         guard case .welcome = reply else { throw TestFailure("no WELCOME: \(reply)") }
         return client
     }

@@ -26,8 +26,26 @@ extension StreamConnection {
         return try published(await request(.publish(message)))
     }
 
-    /// Appends several events to `stream` in one commit; one `Published` per payload, in order.
+    /// Appends several events to `stream`; one `Published` per payload, in order.
+    ///
+    /// A batch that fits one frame (see `BatchSplitter`) is one commit. A larger one is sent as several
+    /// batches, each one commit, in order; with `expectedLastSequence`, each expects the last sequence of
+    /// the one before. If one fails, the ones before it stay stored and the error is thrown.
     public func publish(batch payloads: [[UInt8]], to stream: String, expectedLastSequence: UInt64? = nil) async throws -> [Published] {
+        let splitter = BatchSplitter(frameLength: Int(maximumFrameLength), stream: stream, conditional: expectedLastSequence != nil)
+        var published: [Published] = []
+        published.reserveCapacity(payloads.count)
+        var expected = expectedLastSequence
+        for part in splitter.parts(of: payloads) {
+            let receipts = try await publish(oneBatch: Array(payloads[part]), to: stream, expectedLastSequence: expected)
+            published += receipts
+            if expected != nil { expected = receipts.last?.sequence ?? expected }
+        }
+        return published
+    }
+
+    /// Appends `payloads` in one `PUBLISH_BATCH`.
+    private func publish(oneBatch payloads: [[UInt8]], to stream: String, expectedLastSequence: UInt64?) async throws -> [Published] {
         let entries = payloads.map { ClientMessage.PublishBatch.Entry(payload: $0) }
         let reply = try await request(.publishBatch(.init(stream: stream, expectedLastSequence: expectedLastSequence, entries: entries)))
         guard case let .publishedBatch(published, timestamp) = reply else { throw unexpected(reply, "PUBLISHED_BATCH") }
@@ -81,11 +99,25 @@ extension StreamConnection {
         try info(from: await request(.getStreamInfo(name: stream)))
     }
 
-    /// Every stream.
-    public func listStreams() async throws -> [StreamInfo] {
-        let reply = try await request(.listStreams)
-        guard case let .streamList(streams) = reply else { throw unexpected(reply, "STREAM_LIST") }
-        return streams
+    /// Every stream, by name. From a daemon speaking protocol version 2, in pages of at most
+    /// `pageSize` streams (`LIST_STREAMS_PAGE`), so no reply exceeds the frame maximum however many
+    /// streams there are; streams created or deleted meanwhile may or may not be listed, and none is
+    /// listed twice.
+    public func listStreams(pageSize: UInt32 = 10_000) async throws -> [StreamInfo] {
+        guard protocolVersion >= 2 else {
+            let reply = try await request(.listStreams)
+            guard case let .streamList(streams) = reply else { throw unexpected(reply, "STREAM_LIST") }
+            return streams
+        }
+        var streams: [StreamInfo] = []
+        var after: String? = nil
+        while true {
+            let reply = try await request(.listStreamsPage(after: after, limit: pageSize))
+            guard case let .streamPage(page, more) = reply else { throw unexpected(reply, "STREAM_PAGE") }
+            streams += page
+            guard more, let last = page.last?.name else { return streams }
+            after = last
+        }
     }
 
     /// Removes old events of `stream` (or, with `dryRun`, only counts them).
@@ -110,6 +142,6 @@ extension StreamConnection {
     }
 
     private func unexpected(_ reply: ServerMessage, _ expected: String) -> StreamClientError {
-        .protocolViolation("expected \(expected), got \(reply)")
+        .protocolViolation("expected \(expected), got \(reply.description)")
     }
 }

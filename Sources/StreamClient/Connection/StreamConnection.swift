@@ -91,7 +91,7 @@ public final class StreamConnection: Sendable {
         let welcome: ServerMessage
         do {
             welcome = try await request(
-                .hello(minVersion: 1, maxVersion: 1, clientName: clientName), channel: channel, router: router, maximumFrameLength: .max)
+                .hello(minVersion: 1, maxVersion: 2, clientName: clientName), channel: channel, router: router, maximumFrameLength: .max)
         } catch {
             channel.close(promise: nil)
             throw error

@@ -13,6 +13,7 @@ extension ClientMessage: WireMessage {
         case .configureStream: MessageType.configureStream
         case .getStreamInfo: MessageType.getStreamInfo
         case .listStreams: MessageType.listStreams
+        case .listStreamsPage: MessageType.listStreamsPage
         case .truncateStream: MessageType.truncateStream
         case .deleteStream: MessageType.deleteStream
         case .getStats: MessageType.getStats
@@ -71,6 +72,9 @@ extension ClientMessage: WireMessage {
             try writer.write(name, field: "stream")
         case .listStreams, .getStats:
             break
+        case let .listStreamsPage(after, limit):
+            try writer.writeOptional(after) { try $0.write($1, field: "after") }
+            writer.write(limit)
         case let .verify(stream):
             try writer.writeOptional(stream) { try $0.write($1, field: "stream") }
         case let .truncateStream(name, truncation, dryRun):
@@ -132,6 +136,10 @@ extension ClientMessage: WireMessage {
             return .getStreamInfo(name: try reader.read(String.self, "stream"))
         case MessageType.listStreams:
             return .listStreams
+        case MessageType.listStreamsPage:
+            return .listStreamsPage(
+                after: try reader.readOptional("after") { try $0.read(String.self, "after") },
+                limit: try reader.read(UInt32.self, "limit"))
         case MessageType.truncateStream:
             return .truncateStream(
                 name: try reader.read(String.self, "stream"),

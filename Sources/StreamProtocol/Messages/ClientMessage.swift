@@ -28,6 +28,9 @@ public enum ClientMessage: Sendable, Hashable {
     case getStreamInfo(name: String)
     /// Asks for every stream; answered with `STREAM_LIST`.
     case listStreams
+    /// Asks for the streams named after `after` (all, from the first, when nil), by name, at most
+    /// `limit` of them and no more than fit one frame; answered with `STREAM_PAGE`. Version 2.
+    case listStreamsPage(after: String?, limit: UInt32)
     /// Removes old events (or only counts them, with `dryRun`); answered with `TRUNCATED`.
     case truncateStream(name: String, truncation: Truncation, dryRun: Bool)
     /// Deletes a stream and its events; answered with `OK`.

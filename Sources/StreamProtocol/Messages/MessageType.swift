@@ -1,4 +1,4 @@
-/// The type bytes of version 1 (schemas/protocol.md).
+/// The type bytes of versions 1 and 2 (schemas/protocol.md).
 enum MessageType {
     static let hello: UInt8 = 0x01
     static let ping: UInt8 = 0x02
@@ -16,6 +16,8 @@ enum MessageType {
     static let deleteStream: UInt8 = 0x35
     static let getStats: UInt8 = 0x36
     static let verify: UInt8 = 0x37
+    /// Version 2.
+    static let listStreamsPage: UInt8 = 0x38
 
     static let welcome: UInt8 = 0x81
     static let pong: UInt8 = 0x82
@@ -30,5 +32,7 @@ enum MessageType {
     static let ok: UInt8 = 0xB3
     static let stats: UInt8 = 0xB4
     static let verifyReport: UInt8 = 0xB5
+    /// Version 2.
+    static let streamPage: UInt8 = 0xB6
     static let error: UInt8 = 0xE0
 }

@@ -10,6 +10,7 @@ extension ServerMessage: WireMessage {
         case .subscriptionEnded: MessageType.subscriptionEnded
         case .streamInfo: MessageType.streamInfo
         case .streamList: MessageType.streamList
+        case .streamPage: MessageType.streamPage
         case .truncated: MessageType.truncated
         case .ok: MessageType.ok
         case .stats: MessageType.stats
@@ -59,6 +60,10 @@ extension ServerMessage: WireMessage {
         case let .streamList(infos):
             writer.write(UInt32(infos.count))
             for info in infos { try info.write(to: &writer) }
+        case let .streamPage(infos, more):
+            writer.write(UInt32(infos.count))
+            for info in infos { try info.write(to: &writer) }
+            writer.write(more)
         case let .truncated(removed, firstSequence):
             writer.write(removed)
             writer.write(firstSequence)
@@ -123,6 +128,11 @@ extension ServerMessage: WireMessage {
             var infos: [StreamInfo] = []
             for _ in 0..<count { infos.append(try StreamInfo(from: &reader)) }
             return .streamList(infos)
+        case MessageType.streamPage:
+            let count = try reader.read(UInt32.self, "count")
+            var infos: [StreamInfo] = []
+            for _ in 0..<count { infos.append(try StreamInfo(from: &reader)) }
+            return .streamPage(streams: infos, more: try reader.read(Bool.self, "more"))
         case MessageType.truncated:
             return .truncated(
                 removed: try reader.read(UInt64.self, "removed"),

@@ -17,6 +17,9 @@ public enum ServerMessage: Sendable, Hashable {
     case streamInfo(StreamInfo)
     /// Every stream, answering `LIST_STREAMS`.
     case streamList([StreamInfo])
+    /// One page of the streams, by name, answering `LIST_STREAMS_PAGE`; `more` says streams named
+    /// after the last one remain. Version 2.
+    case streamPage(streams: [StreamInfo], more: Bool)
     /// What a truncation removed (or would remove, in a dry run) and the first sequence left.
     case truncated(removed: UInt64, firstSequence: UInt64)
     /// A request that needs no other answer succeeded.

@@ -40,11 +40,6 @@ extension StreamHub {
         return try wireInfo(info)
     }
 
-    /// Every stream, by name.
-    func listStreams() throws -> [StreamProtocol.StreamInfo] {
-        try log.streams().map { try wireInfo($0) }
-    }
-
     /// Removes the events `truncation` names, or with `dryRun` only counts them.
     ///
     /// - Returns: how many events were (or would be) removed, and the first retained sequence after

@@ -29,6 +29,7 @@ extension StreamHub {
         guard !submissions.isEmpty else {
             throw ServerError(.invalidArgument, "PUBLISH_BATCH to \"\(stream)\" has no events; send at least one.")
         }
+        try checkPayloads(submissions.lazy.map(\.payload), to: stream)
         try checkMessageIDs(of: submissions, to: stream)
         defer { trimDeduplicationWindows() }
         let entry = entry(for: stream)
@@ -107,6 +108,7 @@ extension StreamHub {
     ) {
         do {
             try StreamName.validate(stream)
+            try checkPayloads(payloads, to: stream)
         } catch {
             completion(.failure(error))
             return

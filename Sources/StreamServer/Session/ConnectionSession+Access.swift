@@ -77,11 +77,12 @@ extension ConnectionSession {
         return true
     }
 
-    /// The streams of `list` the client has some right on (every one for a client that may do everything).
-    func visible(_ list: [StreamProtocol.StreamInfo]) -> [StreamProtocol.StreamInfo] {
-        guard let access, !access.isUnrestricted else { return list }
-        let rules = access.control.rules
-        return list.filter { rules.allowsSomething(access.identity, on: $0.name) }
+    /// Which streams the client sees in a listing: those it has some right on (every one for a client
+    /// that may do everything). Listings page over these alone, so a page is never empty while more follow.
+    func listedStreams() -> @Sendable (String) -> Bool {
+        guard let access, !access.isUnrestricted else { return { _ in true } }
+        let rules = access.control.rules, identity = access.identity
+        return { rules.allowsSomething(identity, on: $0) }
     }
 
     /// Ends, with `SUBSCRIPTION_ENDED` (reason: error), each live subscription to a stream the client
@@ -120,7 +121,8 @@ extension ConnectionSession {
             case let .endStream(stream, _, _): return .publishing(stream: stream, operation: "end stream")
             case let .subscribe(subscribe): return .right(.read, stream: subscribe.stream, operation: "subscribe")
             case let .getStreamInfo(name): return .anyRight(stream: name, operation: "stream info")
-            case .listStreams: return .somewhere(what: "list streams (no rule grants it any right)", operation: "list streams")
+            case .listStreams, .listStreamsPage:
+                return .somewhere(what: "list streams (no rule grants it any right)", operation: "list streams")
             case let .createStream(name, _): return .right(.admin, stream: name, operation: "create")
             case let .configureStream(name, _): return .right(.admin, stream: name, operation: "config")
             case let .truncateStream(name, _, _): return .right(.admin, stream: name, operation: "truncate")

@@ -31,6 +31,7 @@ extension ConnectionSession {
             let receipt = try hub.endStream(stream, failure: failure, expectedLastSequence: expectedLastSequence)
             return .published(sequence: receipt.lastSequence, timestamp: receipt.timestamp, duplicate: false)
         case let .publishBatch(batch):
+            try hub.checkBatchSize(batch)
             let outcome = try hub.publish(
                 to: batch.stream, expectedLastSequence: batch.expectedLastSequence,
                 batch.entries.map { .init(messageID: $0.messageID, payload: $0.payload) })
@@ -58,7 +59,10 @@ extension ConnectionSession {
         case let .getStreamInfo(name):
             return .streamInfo(try hub.streamInfo(name))
         case .listStreams:
-            return .streamList(visible(try hub.listStreams()))
+            return .streamList(try hub.listAllStreams(including: listedStreams()))
+        case let .listStreamsPage(after, limit):
+            let page = try hub.listStreams(after: after, limit: limit, including: listedStreams())
+            return .streamPage(streams: page.streams, more: page.more)
         case let .truncateStream(name, truncation, dryRun):
             let result = try hub.truncate(name, truncation, dryRun: dryRun)
             if !dryRun { auditChange("truncate", stream: name, detail: "removed \(result.removed) events") }
@@ -70,7 +74,7 @@ extension ConnectionSession {
         case .getStats:
             return .stats(try hub.stats())
         case let .verify(stream):
-            return .verifyReport(try hub.verify(stream))
+            return .verifyReport(hub.bounded(try hub.verify(stream)))
         }
     }
 

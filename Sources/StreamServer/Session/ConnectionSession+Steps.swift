@@ -69,7 +69,8 @@ extension ConnectionSession {
         case let .publish(run) where run.isPipelinable && allowed(run.stream):
             publishPipelined(run)
             return true
-        case let .handle(.publishBatch(batch), requestID) where batch.isPipelinable && allowed(batch.stream):
+        case let .handle(.publishBatch(batch), requestID)
+        where batch.isPipelinable && batch.entries.count <= hub.maximumBatchEntries && allowed(batch.stream):
             publishPipelined(batch, requestID: requestID)
             return true
         default:

@@ -205,6 +205,9 @@ final class Subscription: Sendable {
                 var last: UInt64?
                 do {
                     try hub.log.read(stream, from: .from(sequence: from)) { event in
+                        // Checked before adding, so a frame never grows past the byte budget by a large
+                        // event: that one waits for the next frame, where it may go alone.
+                        if frame.count > 0, frame.payloadBytes + event.payload.count > limits.maximumEventBytesPerFrame { return false }
                         try frame.append(sequence: event.sequence, timestamp: event.timestamp, kind: PolicyMapping.wireKind(event.kind), payload: event.payload)
                         last = event.sequence
                         return frame.count < limit && frame.payloadBytes < limits.maximumEventBytesPerFrame

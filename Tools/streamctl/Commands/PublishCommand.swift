@@ -48,6 +48,8 @@ struct PublishCommand: AsyncParsableCommand {
         var messageId: String?
         /// For a duplicate `--message-id`: the sequence of the event stored with that id before.
         var duplicateOf: UInt64?
+        /// Where the publish stood when the connection was lost.
+        var interrupted: Interruption?
     }
 
     func validate() throws {
@@ -79,7 +81,13 @@ struct PublishCommand: AsyncParsableCommand {
                 take([try await connection.publish(
                     Array(data.utf8), to: stream, expectedLastSequence: expectedLastSequence, messageID: messageID)])
             } else {
-                linesRead = try await publishLines(connection) { take($0) }
+                do {
+                    linesRead = try await publishLines(connection) { take($0) }
+                } catch let interruption as Interruption {
+                    summary.interrupted = interruption
+                    if options.json { try Output.json(summary) }
+                    throw CtlFailure(interruption.sentence(verb: "publishing to", stream: stream, input: "standard input"))
+                }
             }
             try report(summary, linesRead: linesRead)
         }
@@ -93,6 +101,7 @@ struct PublishCommand: AsyncParsableCommand {
         let budget = Int(connection.maximumFrameLength) - 64 - stream.utf8.count
         var expected = expectedLastSequence
         var linesRead = 0
+        var acknowledged: (events: UInt64, sequence: UInt64?) = (0, nil)
         do {
             for try await batch in LineBatches(FileHandle.standardInput, count: batchSize, bytes: budget) {
                 let first = linesRead + 1
@@ -102,11 +111,17 @@ struct PublishCommand: AsyncParsableCommand {
                 let receipts: [Published]
                 do {
                     receipts = try await connection.publish(batch: payloads, to: stream, expectedLastSequence: expected)
+                } catch let error as StreamClientError where error.isConnectionLoss {
+                    throw Interruption(
+                        reason: error.description, acknowledgedEvents: acknowledged.events, lastAcknowledgedSequence: acknowledged.sequence,
+                        startSequence: 0, lastAcknowledgedLine: first - 1, inFlightFirstLine: first, inFlightLastLine: linesRead)
                 } catch let StreamClientError.server(code, text) where code != .wrongLastSequence {
                     let lines = first == linesRead ? "line \(first)" : "lines \(first)...\(linesRead)"
                     throw CtlFailure("\(lines) of standard input: \(Daemon.message(for: StreamClientError.server(code: code, message: text), socket: connection.socketPath))")
                 }
                 take(receipts)
+                acknowledged.events += UInt64(receipts.count)
+                acknowledged.sequence = receipts.last?.sequence ?? acknowledged.sequence
                 if expected != nil { expected = receipts.last?.sequence ?? expected }
             }
         } catch let error as LineBatches.LineTooLong {

@@ -86,8 +86,10 @@ enum Daemon {
             return error.description
         case let error as EventLogError:
             return error.message
+        case let error as CustomStringConvertible:
+            return error.description
         default:
-            return "\(error)"
+            return "an unexpected failure: \(String(describing: error)); please report it"
         }
     }
 }

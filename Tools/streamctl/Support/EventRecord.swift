@@ -25,6 +25,18 @@ struct EventRecord: Codable {
         }
     }
 
+    /// The most bytes `line()` writes besides the payload's text: the keys, quotes and punctuation
+    /// (62 bytes), "base64" (6), a sequence and a `timestamp_us` of 20 digits each, a timestamp of at
+    /// most 32 characters, and the newline: 141, rounded up.
+    static let longestFields = 160
+
+    /// The longest line `line()` writes for a payload of `payloadBytes` bytes. Text is written as
+    /// itself except that a control byte becomes `\u00XX`, 6 bytes for 1, which is more than base64's
+    /// 4 bytes for 3, so a payload of control bytes makes the longest line.
+    static func longestLine(payloadBytes: Int) -> Int {
+        6 * payloadBytes + longestFields
+    }
+
     /// The bytes to publish for this record; throws naming what is wrong.
     func bytes() throws -> [UInt8] {
         switch encoding ?? "utf8" {
@@ -91,7 +103,7 @@ struct EventRecord: Codable {
         case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
             "\"\(context.codingPath.map(\.stringValue).joined(separator: "."))\" has the wrong type"
         case DecodingError.dataCorrupted: "it is not valid JSON"
-        default: "\(error)"
+        default: "it could not be read as JSON"
         }
     }
 }
