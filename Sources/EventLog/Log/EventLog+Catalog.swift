@@ -14,8 +14,7 @@ extension EventLog {
                     .streamExists, "a stream named \"\(name)\" already exists; use it, or delete it first.",
                     path: path, stream: name)
             }
-            let state = try StreamCatalog.insert(name, policy: policy, now: writer.now(), on: writer.connection)
-            writer.remember(state)
+            let state = try writer.insertStream(name, policy: policy)
             return state.info
         }
     }
@@ -28,8 +27,7 @@ extension EventLog {
         try policy.validate(stream: name)
         return try administer { writer in
             if let state = try StreamCatalog.load(name, on: writer.connection) { return state.info }
-            let state = try StreamCatalog.insert(name, policy: policy, now: writer.now(), on: writer.connection)
-            writer.remember(state)
+            let state = try writer.insertStream(name, policy: policy)
             return state.info
         }
     }
@@ -56,6 +54,7 @@ extension EventLog {
             let state = try writer.stream(name)
             try StreamCatalog.delete(state, on: writer.connection)
             writer.forget(name)
+            writer.freedStreamID(state.id)
         }
     }
 

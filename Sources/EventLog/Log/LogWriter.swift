@@ -15,6 +15,9 @@ final class LogWriter {
     /// LogWriter+Positions.swift); a stream missing here is written at its next commit.
     var unsavedBlocks: [String: Int] = [:]
     private var dataVersion: Int64 = -1
+    /// The ids no stream has, read on the first creation after open or after the catalog changed
+    /// under us (nil until then, and again after a rollback).
+    private var freeIDs: FreeStreamIDs?
 
     init(connection: SQLiteConnection, options: EventLogOptions, observers: AppendObservers) throws(EventLogError) {
         self.connection = connection
@@ -109,7 +112,25 @@ final class LogWriter {
         unsavedBlocks[name] = nil
     }
 
+    /// Inserts the catalog row of stream `name` under the smallest free id and caches it; inside a
+    /// transaction.
+    func insertStream(_ name: String, policy: StreamPolicy) throws(EventLogError) -> StreamState {
+        var free: FreeStreamIDs
+        if let known = freeIDs { free = known } else { free = try FreeStreamIDs.load(on: connection) }
+        let state = try StreamCatalog.insert(name, id: free.smallest, policy: policy, now: now(), on: connection)
+        free.take(state.id)
+        freeIDs = free
+        remember(state)
+        return state
+    }
+
+    /// Notes that a deleted stream's id may be taken again; inside the deleting transaction.
+    func freedStreamID(_ id: Int64) {
+        freeIDs?.release(id)
+    }
+
     private func forgetAll() {
+        freeIDs = nil
         cache.removeAll()
         unsavedBlocks.removeAll()
     }
