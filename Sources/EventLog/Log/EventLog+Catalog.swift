@@ -52,6 +52,8 @@ extension EventLog {
     public func deleteStream(_ name: String) throws {
         try administer { writer in
             let state = try writer.stream(name)
+            // Cleared first: a crash before the commit leaves the database ahead of its marks, never behind.
+            writer.marks?.clear(id: state.id)
             try StreamCatalog.delete(state, on: writer.connection)
             writer.forget(name)
             writer.freedStreamID(state.id)

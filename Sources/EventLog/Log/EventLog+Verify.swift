@@ -28,6 +28,7 @@ extension EventLog {
             for state in streams {
                 try verify(state, reader, &problems, &blocks, &events)
             }
+            problems += try marksProblems(streams)
             return VerifyReport(problems: problems, streamCount: streams.count, blockCount: blocks, eventCount: events)
         }
     }

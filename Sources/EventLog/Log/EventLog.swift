@@ -67,7 +67,11 @@ public final class EventLog: Sendable {
             return
         }
         try EventLog.configureWriter(connection, options: options)
-        let writer = WriterHandle(try LogWriter(connection: connection, options: options, observers: observers))
+        let marks = try StreamMarks.openChecked(
+            connection, databasePath: path, accept: options.acceptLostEvents, now: options.clock())
+        let logWriter = try LogWriter(connection: connection, options: options, observers: observers)
+        logWriter.marks = marks
+        let writer = WriterHandle(logWriter)
         self.writer = writer
         // With `full` durability every commit waits for an fsync anyway, and a background pass's fsyncs
         // would compete with them: SQLite's own checkpoint, inside a commit, costs less there.

@@ -47,6 +47,12 @@ public struct EventLogOptions: Sendable {
     /// exclusive log opened while the process has the file open shared does not get the lock, and
     /// other processes are then not kept out.
     public var exclusiveToProcess: Bool = false
+    /// Whether to open a log that went backwards: one holding fewer events than it acknowledged, as its
+    /// `<db>.marks` file records (a damaged or cut-short WAL, an older copy of the file). Such a log is
+    /// refused with `lostEvents` by default. With this set, each stream that lost events continues past
+    /// the last sequence it acknowledged, so no sequence a client may have seen is handed out again,
+    /// and `verify` reports the loss from then on.
+    public var acceptLostEvents: Bool = false
     /// Where commit timestamps come from; tests replace the wall clock to control time.
     var clock: @Sendable () -> Int64 = wallClockMicroseconds
 

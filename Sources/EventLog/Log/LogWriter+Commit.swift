@@ -55,6 +55,7 @@ extension LogWriter {
                 } else {
                     remember(part.state)
                     unsavedBlocks[part.state.name] = part.unsavedBlocks
+                    marks?.record(id: part.state.id, created: part.state.created, last: part.state.lastSequence)
                 }
             }
             // Observers are queued before the acks, so once an append returns its commit is on its way to them.

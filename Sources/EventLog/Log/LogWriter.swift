@@ -18,6 +18,8 @@ final class LogWriter {
     /// The ids no stream has, read on the first creation after open or after the catalog changed
     /// under us (nil until then, and again after a rollback).
     private var freeIDs: FreeStreamIDs?
+    /// Each stream's acknowledged high-water mark outside the database (`<db>.marks`).
+    var marks: StreamMarks?
 
     init(connection: SQLiteConnection, options: EventLogOptions, observers: AppendObservers) throws(EventLogError) {
         self.connection = connection
@@ -34,6 +36,7 @@ final class LogWriter {
             drain(queue, jobs)
         }
         savePositions()
+        marks?.sync()
     }
 
     /// Runs a leading appender's own job in one commit, then gives up the committer role.
