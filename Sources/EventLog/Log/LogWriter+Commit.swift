@@ -10,6 +10,11 @@ extension LogWriter {
 
     /// Commits every request that can go in, in one transaction, then answers all of them.
     func commit(_ requests: [AppendRequest]) {
+        // On a full disk appends would take the room deletes need: refuse them until it is back.
+        if let fullDisk, fullDisk.stillFull(on: connection, now: false) {
+            for request in requests { request.completion(.failure(fullDisk.refusal(stream: request.stream))) }
+            return
+        }
         var accepted: [Accepted] = []
         accepted.reserveCapacity(requests.count)
         var rejected: [(index: Int, error: EventLogError)] = []
@@ -68,6 +73,7 @@ extension LogWriter {
                 }
             }
         case .failure(let error):
+            if error.code == .diskFull { _ = fullDisk?.filled(connection) }
             // Every request not already refused on its own gets the failure, including those the
             // transaction never reached (it may fail to begin at all, e.g. on a busy database).
             var refused = rejected.makeIterator()

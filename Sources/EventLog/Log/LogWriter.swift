@@ -20,6 +20,8 @@ final class LogWriter {
     private var freeIDs: FreeStreamIDs?
     /// Each stream's acknowledged high-water mark outside the database (`<db>.marks`).
     var marks: StreamMarks?
+    /// The full-disk state and its reserve; nil when the log keeps no reserve.
+    var fullDisk: FullDiskGuard?
 
     init(connection: SQLiteConnection, options: EventLogOptions, observers: AppendObservers) throws(EventLogError) {
         self.connection = connection

@@ -9,12 +9,12 @@ extension StreamMarks {
         let marks = try StreamMarks.open(forDatabase: databasePath)
         var streams = try StreamCatalog.loadAll(on: connection)
         guard try marks.hasMarks() else {
-            try marks.resync(streams)
+            marks.resync(streams)
             return marks
         }
         let losses = try marks.losses(against: streams)
         guard !losses.isEmpty else {
-            try marks.resync(streams)
+            marks.resync(streams)
             return marks
         }
         guard accept else { throw lostEventsError(losses, databasePath: databasePath, marksPath: marks.file.path) }
@@ -36,7 +36,7 @@ extension StreamMarks {
             throw error
         }
         try marks.recordAcceptedLoss(events: losses.reduce(0) { $0 + UInt64($1.sequences.count) }, at: now)
-        try marks.resync(streams)
+        marks.resync(streams)
         return marks
     }
 

@@ -88,14 +88,22 @@ final class StreamMarks {
         return losses
     }
 
-    /// Rewrites the file from the catalog: the header (keeping the recorded loss) and a slot per stream.
-    func resync(_ streams: [StreamState]) throws(EventLogError) {
-        let loss = try acceptedLoss()
-        guard ftruncate(file.descriptor, 0) == 0 else { throw SideFile.failure("cannot be truncated", file.path) }
-        try writeHeader(lostEvents: loss?.events ?? 0, lostAt: loss?.at ?? 0)
-        for state in streams where state.lastSequence > 0 {
-            record(id: state.id, created: state.created, last: state.lastSequence)
+    /// Rewrites the file from the catalog: the header (keeping the recorded loss) and a slot per
+    /// stream, written over the old contents before the file is cut to length, so that on a full disk
+    /// (where a write that needs new blocks fails, and is then ignored) the file keeps valid marks.
+    func resync(_ streams: [StreamState]) {
+        let loss = try? acceptedLoss()
+        let count = Self.headerBytes + Self.slotBytes * Int((streams.map(\.id).max() ?? 0) + 1)
+        var bytes = [UInt8](repeating: 0, count: count)
+        bytes.replaceSubrange(0..<Self.headerBytes, with: Self.header(lostEvents: loss?.events ?? 0, lostAt: loss?.at ?? 0))
+        bytes.withUnsafeMutableBytes { raw in
+            for state in streams where state.lastSequence > 0 {
+                let offset = Self.headerBytes + Int(state.id) * Self.slotBytes
+                raw.storeBytes(of: state.created.littleEndian, toByteOffset: offset, as: Int64.self)
+                raw.storeBytes(of: Int64(state.lastSequence).littleEndian, toByteOffset: offset + 8, as: Int64.self)
+            }
         }
+        if bytes.withUnsafeBytes({ file.write($0, at: 0) }) { _ = ftruncate(file.descriptor, off_t(count)) }
     }
 
     /// Adds `events` to the loss recorded in the header, dated `at` (microseconds since the epoch).
@@ -119,11 +127,16 @@ final class StreamMarks {
     func sync() { _ = fsync(file.descriptor) }
 
     private func writeHeader(lostEvents: UInt64, lostAt: Int64) throws(EventLogError) {
-        var header = Self.magic
+        let header = Self.header(lostEvents: lostEvents, lostAt: lostAt)
+        guard header.withUnsafeBytes({ file.write($0, at: 0) }) else { throw SideFile.failure("cannot be written", file.path) }
+    }
+
+    private static func header(lostEvents: UInt64, lostAt: Int64) -> [UInt8] {
+        var header = magic
         withUnsafeBytes(of: Int64(lostEvents).littleEndian) { header.append(contentsOf: $0) }
         withUnsafeBytes(of: lostAt.littleEndian) { header.append(contentsOf: $0) }
-        header.append(contentsOf: [UInt8](repeating: 0, count: Self.headerBytes - header.count))
-        guard header.withUnsafeBytes({ file.write($0, at: 0) }) else { throw SideFile.failure("cannot be written", file.path) }
+        header.append(contentsOf: [UInt8](repeating: 0, count: headerBytes - header.count))
+        return header
     }
 }
 

@@ -161,6 +161,7 @@ public final class StreamServer: Service, Sendable {
             // SQLite may keep it from other processes too, and spare each commit its file locks.
             var options = configuration.logOptions
             options.exclusiveToProcess = true
+            options.storageObserver = StorageConditionLogging.observer(logger)
             let log: EventLog
             do {
                 log = try EventLog(path: configuration.databasePath, options: options)
