@@ -7,12 +7,14 @@ extension StreamMarks {
         _ connection: SQLiteConnection, databasePath: String, accept: Bool, now: Int64
     ) throws(EventLogError) -> StreamMarks {
         let marks = try StreamMarks.open(forDatabase: databasePath)
+        let hasMarks = try marks.hasMarks()
+        let slots = try marks.slots()
         var streams = try StreamCatalog.loadAll(on: connection)
-        guard try marks.hasMarks() else {
+        guard hasMarks else {
             marks.resync(streams)
             return marks
         }
-        let losses = try marks.losses(against: streams)
+        let losses = StreamMarks.losses(slots, against: streams)
         guard !losses.isEmpty else {
             marks.resync(streams)
             return marks

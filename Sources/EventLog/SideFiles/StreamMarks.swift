@@ -65,15 +65,21 @@ final class StreamMarks {
     /// Clears the slot of stream `id`, which is being deleted.
     func clear(id: Int64) { record(id: id, created: 0, last: 0) }
 
-    /// The streams whose marks are past what `streams` (the catalog) hold.
-    func losses(against streams: [StreamState]) throws(EventLogError) -> [Loss] {
-        let bytes = try file.read(max(0, try file.size() - Self.headerBytes), at: Self.headerBytes)
+    /// The marks as they are now: read them before the catalog snapshot they are checked against,
+    /// since the writer moves them after each commit (a mark read first is never ahead of a later
+    /// snapshot, unless another process deletes streams meanwhile).
+    func slots() throws(EventLogError) -> [UInt8] {
+        try file.read(max(0, try file.size() - Self.headerBytes), at: Self.headerBytes)
+    }
+
+    /// The streams whose marks (`slots`, read earlier) are past what `streams` (the catalog) hold.
+    static func losses(_ slots: [UInt8], against streams: [StreamState]) -> [Loss] {
         let byID = Dictionary(streams.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         var losses: [Loss] = []
-        bytes.withUnsafeBytes { raw in
-            for index in 0..<(raw.count / Self.slotBytes) {
-                let created = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: index * Self.slotBytes, as: Int64.self))
-                let last = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: index * Self.slotBytes + 8, as: Int64.self))
+        slots.withUnsafeBytes { raw in
+            for index in 0..<(raw.count / slotBytes) {
+                let created = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: index * slotBytes, as: Int64.self))
+                let last = Int64(littleEndian: raw.loadUnaligned(fromByteOffset: index * slotBytes + 8, as: Int64.self))
                 guard last > 0 else { continue }
                 let mark = UInt64(last), id = Int64(index)
                 if let state = byID[id], state.created == created {
