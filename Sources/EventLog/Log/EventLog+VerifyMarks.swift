@@ -1,3 +1,5 @@
+import Foundation
+
 extension EventLog {
     /// What `<db>.marks` says `verify` must report: a loss accepted when the log was opened
     /// (`acceptLostEvents`), and, for a log opened read-only, acknowledged events the database does
@@ -9,7 +11,7 @@ extension EventLog {
         if let loss = try marks.acceptedLoss() {
             problems.append(.init(
                 stream: nil, sequences: nil,
-                message: "the log went backwards and \(loss.events) acknowledged events were lost; it was opened accepting the loss at \(loss.at) µs since the epoch (\(marks.file.path)), and the streams skipped the lost sequences"))
+                message: "the log went backwards and \(loss.events) acknowledged events were lost; it was opened accepting the loss at \(ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(loss.at) / 1_000_000))) (\(marks.file.path)), and the streams skipped the lost sequences"))
         }
         if options.readOnly, try marks.hasMarks(), let slots {
             for loss in StreamMarks.losses(slots, against: streams) {

@@ -49,7 +49,7 @@ extension StreamMarks {
         let more = losses.count > 3 ? "; and \(losses.count - 3) more streams" : ""
         return EventLogError(
             .lostEvents,
-            "the event log \(databasePath) went backwards: \(events) acknowledged events of \(losses.count) streams are not in it (\(named)\(more)), although \(marksPath) records them. Its write-ahead log (\(databasePath)-wal) was damaged or cut short, or the file was replaced by an older copy. Restore the files from a backup if you have one; or, to go on with what is left, open it accepting the loss (streamd --accept-lost-events, EventLogOptions.acceptLostEvents): each stream then continues past the last sequence it acknowledged, so no sequence is reused, and verify reports the loss.",
+            "the event log \(databasePath) went backwards: \(events) acknowledged events of \(losses.count) \(losses.count == 1 ? "stream" : "streams") are not in it (\(named)\(more)), although \(marksPath) records them. Its write-ahead log (\(databasePath)-wal) was damaged or cut short, or the file was replaced by an older copy. Restore the files from a backup if you have one; or, to go on with what is left, open it accepting the loss (streamd --accept-lost-events, EventLogOptions.acceptLostEvents): each stream then continues past the last sequence it acknowledged, so no sequence is reused, and verify reports the loss.",
             path: databasePath, stream: losses.first?.stream, sequences: losses.first?.sequences)
     }
 
