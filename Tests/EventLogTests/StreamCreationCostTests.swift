@@ -23,6 +23,9 @@ import Testing
         let steps = try log.administer(transactional: false) { $0.connection.takeVirtualMachineSteps() }
         let ids = try catalogStreamIDs(dir.file())
         #expect(ids["warm-up"] == Int64(existing) + 1 && ids["measured"] == Int64(existing) + 2)
+        // The daemon checks its stream limit with this count before each creation: no catalog read.
+        #expect(try log.streamCount() == existing + 2)
+        #expect(try log.administer(transactional: false) { $0.connection.takeVirtualMachineSteps() } == 0)
         return steps
     }
 
@@ -44,6 +47,9 @@ import Testing
         for name in ["t1", "t2", "t3", "t4"] { try log.createStream(name) }
         let ids = try catalogStreamIDs(dir.file())
         #expect(ids["t1"] == 2 && ids["t2"] == 4 && ids["t3"] == 5 && ids["t4"] == 6)
+        #expect(try log.streamCount() == 6)
+        try log.deleteStream("t2")
+        #expect(try log.streamCount() == 5)
         #expect(try log.verify().isClean)
     }
 }
@@ -66,5 +72,9 @@ import Testing
         #expect(free.smallest == 4)
         free.take(4)
         #expect(free.smallest == 6)
+        #expect(free.usedCount == 10 && free.freeCount == 1)
+        free.release(6)
+        free.release(6)
+        #expect(free.usedCount == 10, "releasing a free id twice counts once")
     }
 }

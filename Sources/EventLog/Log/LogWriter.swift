@@ -120,13 +120,20 @@ final class LogWriter {
     /// Inserts the catalog row of stream `name` under the smallest free id and caches it; inside a
     /// transaction.
     func insertStream(_ name: String, policy: StreamPolicy) throws(EventLogError) -> StreamState {
-        var free: FreeStreamIDs
-        if let known = freeIDs { free = known } else { free = try FreeStreamIDs.load(on: connection) }
+        var free = try freeStreamIDs()
         let state = try StreamCatalog.insert(name, id: free.smallest, policy: policy, now: now(), on: connection)
         free.take(state.id)
         freeIDs = free
         remember(state)
         return state
+    }
+
+    /// The free stream ids, read once (one pass over the catalog's primary key) and kept after.
+    func freeStreamIDs() throws(EventLogError) -> FreeStreamIDs {
+        if let known = freeIDs { return known }
+        let loaded = try FreeStreamIDs.load(on: connection)
+        freeIDs = loaded
+        return loaded
     }
 
     /// Notes that a deleted stream's id may be taken again; inside the deleting transaction.

@@ -11,17 +11,26 @@
 struct FreeStreamIDs {
     /// Disjoint, sorted, non-adjacent ranges of free ids; the last one ends at the largest id allowed.
     private var ranges: [ClosedRange<Int64>]
+    /// How many ids the ranges hold.
+    private(set) var freeCount: Int64 = 0
+    /// One past the largest id allowed.
+    let limit: Int64
 
     /// The free ids among 1 ..< `limit`, given the ids in use in ascending order.
     init(usedAscending used: some Sequence<Int64>, limit: Int64) {
         ranges = []
+        self.limit = limit
         var next: Int64 = 1
         for id in used where id >= next {
             if id > next { ranges.append(next...min(id - 1, limit - 1)) }
             next = id + 1
         }
         if next < limit { ranges.append(next...(limit - 1)) }
+        freeCount = ranges.reduce(0) { $0 + $1.upperBound - $1.lowerBound + 1 }
     }
+
+    /// How many ids streams hold.
+    var usedCount: Int64 { limit - 1 - freeCount }
 
     /// The ids a log's catalog leaves free, read in one pass over its primary key.
     static func load(on connection: SQLiteConnection) throws(EventLogError) -> FreeStreamIDs {
@@ -38,6 +47,7 @@ struct FreeStreamIDs {
     /// Marks `id` as taken (a stream was created with it).
     mutating func take(_ id: Int64) {
         guard let index = rangeIndex(containing: id) else { return }
+        freeCount -= 1
         let range = ranges[index]
         switch (range.lowerBound == id, range.upperBound == id) {
         case (true, true): ranges.remove(at: index)
@@ -53,6 +63,7 @@ struct FreeStreamIDs {
     mutating func release(_ id: Int64) {
         let index = firstIndex(endingAtOrAfter: id)
         if index < ranges.count, ranges[index].contains(id) { return }
+        freeCount += 1
         let joinsBefore = index > 0 && ranges[index - 1].upperBound == id - 1
         let joinsAfter = index < ranges.count && ranges[index].lowerBound == id + 1
         switch (joinsBefore, joinsAfter) {
