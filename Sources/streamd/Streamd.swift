@@ -65,11 +65,17 @@ struct Streamd: AsyncParsableCommand {
     @OptionGroup(title: "Limits")
     var limitOptions: LimitOptions
 
+    @Flag(name: .customLong("accept-lost-events"), help: ArgumentHelp(
+        "Open a database that went backwards (a damaged WAL lost acknowledged events), continuing each stream past the sequences it handed out (env STREAMD_ACCEPT_LOST_EVENTS=1).",
+        discussion: "Without it streamd refuses such a database and says what was lost; verify reports an accepted loss from then on."))
+    var acceptLostEvents = false
+
     func run() async throws {
         let environment = ProcessInfo.processInfo.environment
         let durabilityName = durability ?? environment["STREAMD_DURABILITY"] ?? "normal"
         let level: Logger.Level
-        let options = try logOptions(durabilityName)
+        var options = try logOptions(durabilityName)
+        options.acceptLostEvents = acceptLostEvents || ["1", "true", "yes"].contains(environment["STREAMD_ACCEPT_LOST_EVENTS"]?.lowercased() ?? "")
         let levelName = logLevel ?? environment["STREAMD_LOG_LEVEL"] ?? "info"
         guard let parsedLevel = Logger.Level(rawValue: levelName.lowercased()) else {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical (got \"\(levelName)\").")

@@ -76,6 +76,11 @@ struct FileSafetyTests {
         let directory = try ShortTemporaryDirectory()
         let elsewhere = try ShortTemporaryDirectory()
         let target = try Self.victim(in: elsewhere)
+        // A database with content: SQLite opens its WAL (for a new, empty one it deletes a `-wal`
+        // it finds, which removes the link and leaves its target alone).
+        let first = try DaemonProcess.serving(directory)
+        first.signal(SIGTERM)
+        #expect(first.waitForExit() == 0)
         #expect(symlink(target, directory.database + "-wal") == 0)
         let daemon = try DaemonProcess(["--socket", directory.socket, "--db", directory.database])
         #expect(daemon.waitForExit() == 1)

@@ -75,8 +75,13 @@ public final class DaemonProcess: @unchecked Sendable {
         }
     }
 
-    /// Waits for the process to exit (and its output to be read) and returns its status.
-    public func waitForExit() -> Int32 {
+    /// Waits for the process to exit (and its output to be read) and returns its status; a daemon
+    /// still running after `timeout` seconds is killed (SIGKILL), so a test expecting an exit fails
+    /// on the status rather than hanging.
+    public func waitForExit(timeout: TimeInterval = 60) -> Int32 {
+        let limit = Date(timeIntervalSinceNow: timeout)
+        while process.isRunning, Date() < limit { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         let status = process.waitForExitStatus()
         let deadline = Date(timeIntervalSinceNow: 5)
         condition.lock()

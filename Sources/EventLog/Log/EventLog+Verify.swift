@@ -6,6 +6,7 @@ extension EventLog {
     public func verify() throws -> VerifyReport {
         try readers.withReader { reader in
             let connection = reader.connection
+            let marks = try? StreamMarks.openForReading(forDatabase: path)?.slots()
             try connection.execute("BEGIN")
             defer { try? connection.execute("COMMIT") }
             var problems: [VerifyReport.Problem] = []
@@ -28,6 +29,7 @@ extension EventLog {
             for state in streams {
                 try verify(state, reader, &problems, &blocks, &events)
             }
+            problems += try marksProblems(streams, slots: marks)
             return VerifyReport(problems: problems, streamCount: streams.count, blockCount: blocks, eventCount: events)
         }
     }

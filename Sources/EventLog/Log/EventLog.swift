@@ -68,7 +68,20 @@ public final class EventLog: Sendable {
             return
         }
         try EventLog.configureWriter(connection, options: options)
-        let writer = WriterHandle(try LogWriter(connection: connection, options: options, observers: observers))
+        let marks = try StreamMarks.openChecked(
+            connection, databasePath: path, accept: options.acceptLostEvents, now: options.clock())
+        let logWriter = try LogWriter(connection: connection, options: options, observers: observers)
+        logWriter.marks = marks
+        if options.diskReserveBytes > 0 {
+            let fullDisk = FullDiskGuard(
+                reserve: try DiskReserve.open(forDatabase: path, bytes: options.diskReserveBytes),
+                path: path, observer: options.storageObserver)
+            // A reserve that cannot be allocated (a disk that filled while the log was closed) is
+            // a full disk from the start: deletes and truncations work, appends wait for room.
+            if !fullDisk.reserve.refill() { _ = fullDisk.filled(connection) }
+            logWriter.fullDisk = fullDisk
+        }
+        let writer = WriterHandle(logWriter)
         self.writer = writer
         // With `full` durability every commit waits for an fsync anyway, and a background pass's fsyncs
         // would compete with them: SQLite's own checkpoint, inside a commit, costs less there.
@@ -83,6 +96,10 @@ public final class EventLog: Sendable {
             }
             checkpointer.watch(connection)
             self.checkpointer = checkpointer
+            if let fullDisk = logWriter.fullDisk {
+                let plain = fullDisk.checkpoint
+                fullDisk.checkpoint = { connection throws(EventLogError) in try checkpointer.betweenPasses { () throws(EventLogError) in try plain(connection) } }
+            }
         }
         let queue = self.queue, finished = writerFinished
         let thread = Thread {
@@ -103,6 +120,10 @@ public final class EventLog: Sendable {
                 path: connection.path)
         }
         try connection.execute("PRAGMA synchronous = \(options.durability.synchronous)")
+        // Debian's SQLite zeroes every freed page by default (secure_delete = ON), so deleting a 40 MB
+        // stream wrote 40 MB of WAL: a delete could not free space on a full disk. FAST zeroes deleted
+        // rows inside the pages it writes anyway, and puts freed pages on the freelist unwritten.
+        try connection.execute("PRAGMA secure_delete = FAST")
         if let pages = options.maximumPageCount { _ = try connection.integer("PRAGMA max_page_count = \(pages)") }
     }
 
@@ -156,11 +177,16 @@ public final class EventLog: Sendable {
         let done = DispatchSemaphore(value: 0)
         let job = WriteJob.admin { writer in
             let outcome: Result<R, EventLogError>
+            func attempt() throws -> R { transactional ? try writer.transaction { try work(writer) } : try work(writer) }
             do {
-                outcome = .success(transactional ? try writer.transaction { try work(writer) } : try work(writer))
+                outcome = .success(try attempt())
+            } catch let error as EventLogError where error.code == .diskFull && writer.fullDisk?.filled(writer.connection) == true {
+                // The reserve was given back: deletes and truncations have room now.
+                do { outcome = .success(try attempt()) } catch { outcome = .failure(error as? EventLogError ?? EventLogError(.io, "\(error)")) }
             } catch {
                 outcome = .failure(error as? EventLogError ?? EventLogError(.io, "\(error)"))
             }
+            if case .success = outcome { _ = writer.fullDisk?.stillFull(on: writer.connection, now: true) }
             result.withLock { $0 = outcome }
             done.signal()
         }

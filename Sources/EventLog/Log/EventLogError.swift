@@ -10,7 +10,7 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable
         private enum Base: String, Hashable, Sendable {
             case invalidStreamName, invalidArgument, streamNotFound, streamExists, streamEnded
             case notADatabase, foreignDatabase, newerSchema, readOnly, diskFull, busy
-            case corruptDatabase, corruptBlock, closed, sqlite, io
+            case corruptDatabase, corruptBlock, closed, sqlite, io, lostEvents
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -47,6 +47,8 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable
         public static let sqlite = Code(.sqlite)
         /// A file-system failure outside SQLite.
         public static let io = Code(.io)
+        /// The database holds fewer events than it acknowledged (see `EventLogOptions.acceptLostEvents`).
+        public static let lostEvents = Code(.lostEvents)
 
         /// The value as a log line or error report shows it.
         public var description: String { base.rawValue }

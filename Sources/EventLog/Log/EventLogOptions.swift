@@ -56,6 +56,18 @@ public struct EventLogOptions: Sendable {
     /// no side files (its `immutable` URI parameter): for a read-only look at a stopped daemon's
     /// database whose write-ahead log is empty or absent. Wrong answers follow if the file does change.
     public var immutable: Bool = false
+    /// Whether to open a log that went backwards: one holding fewer events than it acknowledged, as its
+    /// `<db>.marks` file records (a damaged or cut-short WAL, an older copy of the file). Such a log is
+    /// refused with `lostEvents` by default. With this set, each stream that lost events continues past
+    /// the last sequence it acknowledged, so no sequence a client may have seen is handed out again,
+    /// and `verify` reports the loss from then on.
+    public var acceptLostEvents: Bool = false
+    /// Bytes set aside in `<db>.reserve` and given back when the disk is full, so that deleting and
+    /// truncating streams can still write (see `DiskReserve`); 0 keeps no reserve.
+    public var diskReserveBytes: Int = 8 << 20
+    /// Told, on the writer's thread, when the disk fills (the log then refuses appends but still
+    /// deletes and truncates) and when it has room again. Called once per change; keep it short.
+    public var storageObserver: (@Sendable (StorageCondition) -> Void)? = nil
     /// Where commit timestamps come from; tests replace the wall clock to control time.
     var clock: @Sendable () -> Int64 = wallClockMicroseconds
 

@@ -10,6 +10,11 @@ extension LogWriter {
 
     /// Commits every request that can go in, in one transaction, then answers all of them.
     func commit(_ requests: [AppendRequest]) {
+        // On a full disk appends would take the room deletes need: refuse them until it is back.
+        if let fullDisk, fullDisk.stillFull(on: connection, now: false) {
+            for request in requests { request.completion(.failure(fullDisk.refusal(stream: request.stream))) }
+            return
+        }
         var accepted: [Accepted] = []
         accepted.reserveCapacity(requests.count)
         var rejected: [(index: Int, error: EventLogError)] = []
@@ -55,6 +60,7 @@ extension LogWriter {
                 } else {
                     remember(part.state)
                     unsavedBlocks[part.state.name] = part.unsavedBlocks
+                    marks?.record(id: part.state.id, created: part.state.created, last: part.state.lastSequence)
                 }
             }
             // Observers are queued before the acks, so once an append returns its commit is on its way to them.
@@ -67,6 +73,7 @@ extension LogWriter {
                 }
             }
         case .failure(let error):
+            if error.code == .diskFull { _ = fullDisk?.filled(connection) }
             // Every request not already refused on its own gets the failure, including those the
             // transaction never reached (it may fail to begin at all, e.g. on a busy database).
             var refused = rejected.makeIterator()

@@ -15,6 +15,13 @@ final class LogWriter {
     /// LogWriter+Positions.swift); a stream missing here is written at its next commit.
     var unsavedBlocks: [String: Int] = [:]
     private var dataVersion: Int64 = -1
+    /// The ids no stream has, read on the first creation after open or after the catalog changed
+    /// under us (nil until then, and again after a rollback).
+    private var freeIDs: FreeStreamIDs?
+    /// Each stream's acknowledged high-water mark outside the database (`<db>.marks`).
+    var marks: StreamMarks?
+    /// The full-disk state and its reserve; nil when the log keeps no reserve.
+    var fullDisk: FullDiskGuard?
 
     init(connection: SQLiteConnection, options: EventLogOptions, observers: AppendObservers) throws(EventLogError) {
         self.connection = connection
@@ -31,6 +38,7 @@ final class LogWriter {
             drain(queue, jobs)
         }
         savePositions()
+        marks?.sync()
     }
 
     /// Runs a leading appender's own job in one commit, then gives up the committer role.
@@ -109,7 +117,32 @@ final class LogWriter {
         unsavedBlocks[name] = nil
     }
 
+    /// Inserts the catalog row of stream `name` under the smallest free id and caches it; inside a
+    /// transaction.
+    func insertStream(_ name: String, policy: StreamPolicy) throws(EventLogError) -> StreamState {
+        var free = try freeStreamIDs()
+        let state = try StreamCatalog.insert(name, id: free.smallest, policy: policy, now: now(), on: connection)
+        free.take(state.id)
+        freeIDs = free
+        remember(state)
+        return state
+    }
+
+    /// The free stream ids, read once (one pass over the catalog's primary key) and kept after.
+    func freeStreamIDs() throws(EventLogError) -> FreeStreamIDs {
+        if let known = freeIDs { return known }
+        let loaded = try FreeStreamIDs.load(on: connection)
+        freeIDs = loaded
+        return loaded
+    }
+
+    /// Notes that a deleted stream's id may be taken again; inside the deleting transaction.
+    func freedStreamID(_ id: Int64) {
+        freeIDs?.release(id)
+    }
+
     private func forgetAll() {
+        freeIDs = nil
         cache.removeAll()
         unsavedBlocks.removeAll()
     }

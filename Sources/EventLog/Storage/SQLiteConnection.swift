@@ -81,6 +81,14 @@ final class SQLiteConnection: @unchecked Sendable {
         }
     }
 
+    /// The virtual-machine steps the cached statements ran since this connection's last call
+    /// (`SQLITE_STMTSTATUS_VM_STEP`, read and reset): how much work a piece of code asked of SQLite,
+    /// independent of the machine's speed. Tests count them to show that an operation's cost does not
+    /// grow with the log.
+    func takeVirtualMachineSteps() -> Int64 {
+        statements.values.reduce(0) { $0 + Int64(sqlite3_stmt_status($1.handle, SQLITE_STMTSTATUS_VM_STEP, 1)) }
+    }
+
     /// The cached prepared statement for `sql`, reset and with its bindings cleared.
     func statement(_ sql: String) throws(EventLogError) -> SQLiteStatement {
         if let cached = statements[sql] {
@@ -159,11 +167,6 @@ final class SQLiteConnection: @unchecked Sendable {
             return EventLogError(.sqlite, "SQLite failed: \(message).", path: path, sqliteCode: code, sql: sql)
         }
     }
-}
-
-/// The rowid of the last INSERT on `connection`.
-func sqlite3LastInsertRowID(_ connection: SQLiteConnection) -> Int64 {
-    sqlite3_last_insert_rowid(connection.handle)
 }
 
 /// `SQLITE_CANTOPEN_SYMLINK`, the extended code of a path refused by `SQLITE_OPEN_NOFOLLOW`.

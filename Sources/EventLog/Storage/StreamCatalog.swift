@@ -61,28 +61,23 @@ enum StreamCatalog {
         return result
     }
 
-    /// The smallest id no stream has: block keys hold ids in 20 bits, and reusing ids keeps them as
-    /// small as the number of streams. (Reads check, page by page, that an id still names their stream.)
-    private static let smallestFreeID = """
-        SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM streams WHERE id = 1) THEN 1
-            ELSE (SELECT min(id) + 1 FROM streams AS s WHERE NOT EXISTS (SELECT 1 FROM streams WHERE id = s.id + 1)) END
-        """
-
-    static func insert(_ name: String, policy: StreamPolicy, now: Int64, on connection: SQLiteConnection) throws(EventLogError) -> StreamState {
-        let statement = try connection.statement(
-            "INSERT INTO streams (id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, created_us) VALUES ((\(smallestFreeID)), ?, ?, ?, ?, ?, ?, ?)")
-        statement.bind(1, name)
-        bindPolicy(policy, statement, from: 2)
-        statement.bind(7, now)
-        try statement.run()
-        let id = sqlite3LastInsertRowID(connection)
+    /// Inserts the catalog row of a new stream under `id` (the writer's smallest free id, see
+    /// `FreeStreamIDs`; nil when every id below `BlockStore.streamIDLimit` is taken).
+    static func insert(_ name: String, id: Int64?, policy: StreamPolicy, now: Int64, on connection: SQLiteConnection) throws(EventLogError) -> StreamState {
         // Block keys hold the stream id in their top 20 bits: this means a million streams at once.
-        guard id < BlockStore.streamIDLimit else {
+        guard let id, id < BlockStore.streamIDLimit else {
             throw EventLogError(
                 .invalidArgument,
-                "stream \"\(name)\" would get id \(id), past the \(BlockStore.streamIDLimit - 1) this log supports; delete streams you no longer need.",
+                "stream \"\(name)\" cannot be created: all \(BlockStore.streamIDLimit - 1) stream ids this log supports are taken; delete streams you no longer need.",
                 path: connection.path, stream: name)
         }
+        let statement = try connection.statement(
+            "INSERT INTO streams (id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        statement.bind(1, id)
+        statement.bind(2, name)
+        bindPolicy(policy, statement, from: 3)
+        statement.bind(8, now)
+        try statement.run()
         return StreamState(
             id: id, name: name, policy: policy, firstSequence: 1, lastSequence: 0,
             lastTimestamp: 0, storedBytes: 0, terminal: 0, created: now)

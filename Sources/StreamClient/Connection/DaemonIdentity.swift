@@ -1,5 +1,4 @@
 import Foundation
-import NIOCore
 import StreamProtocol
 
 /// Whether the daemon behind a socket may be trusted with what the client sends: it must run as the
@@ -24,9 +23,10 @@ enum DaemonIdentity {
         }
     }
 
-    /// Refuses the daemon on `channel` unless it runs as this process's user, root, or `trusted`.
-    static func check(_ channel: any Channel, socketPath: String, trusted: UInt32?) async throws(StreamClientError) {
-        guard let peer = await PeerCredentials.of(channel) else {
+    /// Refuses the daemon whose credentials the kernel gave as `daemon` unless it runs as this
+    /// process's user, root, or `trusted`.
+    static func check(_ daemon: PeerCredentials?, socketPath: String, trusted: UInt32?) throws(StreamClientError) {
+        guard let peer = daemon else {
             throw StreamClientError.untrustedDaemon(
                 socketPath: socketPath,
                 reason: "the kernel did not say which process listens on \(socketPath), so nothing was sent to it; check that it is streamd's socket.")

@@ -69,21 +69,25 @@ public final class StreamConnection: Sendable {
         let path = socketPath ?? StreamdDefaults.socketPath()
         try DaemonIdentity.checkDirectory(of: path)
         let router = FrameRouter()
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        // Who listens on the socket, read as soon as the connection is made (completing twice is a no-op).
+        let daemon = loop.makePromise(of: PeerCredentials?.self)
         let channel: any Channel
         do {
-            channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            channel = try await ClientBootstrap(group: loop)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ClientChannelHandler(router: router))
+                        try channel.pipeline.syncOperations.addHandler(ClientChannelHandler(router: router, daemon: daemon))
                     }
                 }
                 .connect(unixDomainSocketPath: path)
                 .get()
         } catch {
+            daemon.succeed(nil)
             throw StreamClientError.daemonNotRunning(socketPath: path, reason: "\(error)")
         }
         do {
-            try await DaemonIdentity.check(channel, socketPath: path, trusted: trustedDaemonUser)
+            try DaemonIdentity.check(try await daemon.futureResult.get(), socketPath: path, trusted: trustedDaemonUser)
         } catch {
             channel.close(promise: nil)
             throw error

@@ -71,7 +71,7 @@ public final class StreamHub: Sendable {
     @discardableResult
     func ensureStreamWithinLimit(_ stream: String, policy: LogStreamPolicy = LogStreamPolicy()) throws -> LogStreamInfo {
         if let existing = try log.streamInfo(stream) { return existing }
-        let count = try log.streams().count
+        let count = try log.streamCount()
         guard count < limits.maximumStreams else {
             throw ServerError(.limitExceeded, "the server holds \(count) streams, its maximum; delete streams or raise the limit before creating \"\(stream)\".")
         }

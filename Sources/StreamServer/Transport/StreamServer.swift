@@ -181,6 +181,7 @@ public final class StreamServer: Service, Sendable {
             var options = configuration.logOptions
             options.exclusiveToProcess = true
             options.followsSymlinks = false
+            options.storageObserver = StorageConditionLogging.observer(logger)
             let log: EventLog
             do {
                 log = try EventLog(path: directory.resolvedDatabasePath, options: options)

@@ -17,6 +17,7 @@ struct ClientBenchmark {
         var ping: [Double] = [], roundTrip: [Double] = [], publish: [Double] = [], replay: [Double] = []
         var latencyP50: [Double] = [], latencyP99: [Double] = [], fanOut: [Double] = [], fanOutPublish: [Double] = []
         var resident: [Double] = [], peak: [Double] = []
+        var createFirst: [Double] = [], createLast: [Double] = []
     }
 
     private func runs(_ workload: String) -> Bool { arguments.only.isEmpty || arguments.only.contains(workload) }
@@ -48,6 +49,12 @@ struct ClientBenchmark {
                 figures.fanOut.append(fanOut.deliveries)
                 figures.fanOutPublish.append(fanOut.publish)
             }
+            // Only when named: it takes minutes where creation cost grows with the stream count.
+            if arguments.only.contains("create") {
+                let batches = try StreamCreationBenchmark.run(client)
+                figures.createFirst.append(batches.first ?? 0)
+                figures.createLast.append(batches.last ?? 0)
+            }
             let memory = daemon.memory
             figures.resident.append(memory.resident)
             figures.peak.append(memory.peak)
@@ -61,6 +68,8 @@ struct ClientBenchmark {
             ("latency_p99", figures.latencyP99, "us", "publish to subscriber at 10k events/s"),
             ("fanout_deliveries", figures.fanOut, "events/s", "100 subscribers, \(fanOutEvents) events each"),
             ("fanout_publish", figures.fanOutPublish, "events/s", "publishing while 100 subscribers read"),
+            ("create_first_batch", figures.createFirst, "s", "creating streams 1...2000, one request at a time"),
+            ("create_last_batch", figures.createLast, "s", "creating streams 98001...100000, one request at a time"),
         ]
         for (metric, values, unit, detail) in lines where !values.isEmpty {
             report(metric, median(values), unit, detail)

@@ -1,0 +1,98 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The writer's full-disk state: whether appends are refused, the reserve given back for deletes,
+/// and how the log finds its way out.
+///
+/// Entered when a write fails with `diskFull`: the reserve (`DiskReserve`) is given back, the
+/// observer told once, and appends are refused without trying, so they cannot take the space that
+/// deletes and truncations need. Left, after each such change or (at most once a second) when an
+/// append is refused, once a checkpoint copied the whole WAL into the database and truncated it, and
+/// the reserve could be allocated again. The database file never shrinks: what a delete frees stays
+/// inside it, on SQLite's freelist, and appends reuse it. The file system space comes back from the
+/// WAL: truncating it frees what it held, the reserve takes its share, and the WAL grows again into
+/// the rest while appends fill the freed pages.
+///
+/// Thread-safety: not Sendable; the log's writer owns it and uses it on its thread only.
+final class FullDiskGuard {
+    let reserve: DiskReserve
+    let path: String
+    let observer: (@Sendable (StorageCondition) -> Void)?
+    /// Copies the whole WAL into the database and truncates it (between background checkpoint
+    /// passes, once the log wraps it).
+    var checkpoint: (SQLiteConnection) throws(EventLogError) -> Void = { connection throws(EventLogError) in
+        guard try connection.integer("PRAGMA wal_checkpoint(TRUNCATE)") == 0 else {
+            throw EventLogError(.busy, "a reader kept the WAL from being copied to its end.", path: connection.path)
+        }
+    }
+    private(set) var isFull = false
+    private var nextAttempt: UInt64 = 0
+
+    init(reserve: DiskReserve, path: String, observer: (@Sendable (StorageCondition) -> Void)?) {
+        self.reserve = reserve
+        self.path = path
+        self.observer = observer
+    }
+
+    /// A write failed with `diskFull`: gives the reserve back and enters the full state. Returns
+    /// whether the reserve held space, so that the failed change may be tried once more.
+    func filled(_ connection: SQLiteConnection) -> Bool {
+        let held = reserve.isHeld
+        reserve.release()
+        if !isFull {
+            isFull = true
+            report(on: connection)
+        }
+        return held
+    }
+
+    /// Whether the log is still full after trying to leave the state (at once with `now`, else at
+    /// most once a second). Costs nothing while the log is not full.
+    func stillFull(on connection: SQLiteConnection, now: Bool) -> Bool {
+        guard isFull else { return false }
+        let clock = monotonicNanoseconds()
+        if !now && clock < nextAttempt { return true }
+        nextAttempt = clock + 1_000_000_000
+        guard (try? checkpoint(connection)) != nil, reserve.refill() else { return true }
+        isFull = false
+        report(on: connection)
+        return false
+    }
+
+    /// The refusal of an append while the log is full.
+    func refusal(stream: String) -> EventLogError {
+        EventLogError(
+            .diskFull,
+            "the disk holding \(path) is full, so publishing is refused until there is room; truncate or delete streams (streamctl truncate, config --max-bytes, rm) or free disk space, and publishing resumes by itself.",
+            path: path, stream: stream)
+    }
+
+    private func reusableBytes(_ connection: SQLiteConnection) -> Int64 {
+        let pages = (try? connection.integer("PRAGMA freelist_count")) ?? 0
+        let size = (try? connection.integer("PRAGMA page_size")) ?? 4096
+        return pages * size
+    }
+
+    private func report(on connection: SQLiteConnection) {
+        guard let observer else { return }
+        var system = statvfs()
+        let free = statvfs(path, &system) == 0 ? Int64(system.f_bavail) * Int64(system.f_frsize) : -1
+        let files = [path, path + "-wal"].reduce(Int64(0)) { total, file in
+            var status = stat()
+            return total + (stat(file, &status) == 0 ? Int64(status.st_size) : 0)
+        }
+        observer(StorageCondition(
+            isFull: isFull, path: path, freeBytes: free, databaseBytes: files,
+            reusableBytes: reusableBytes(connection), reserveBytes: reserve.bytes))
+    }
+}
+
+@available(*, unavailable)
+extension FullDiskGuard: Sendable {}
+
+private func monotonicNanoseconds() -> UInt64 {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+}

@@ -1,0 +1,100 @@
+import Foundation
+import StreamdTestSupport
+import Testing
+
+/// A full disk is recovered from inside (issue 14, defect 1): with the database on a small tmpfs filled
+/// by publishes, the real streamctl truncates, reconfigures and deletes streams through the real
+/// daemon, before and after a restart, and publishing resumes without any other file being touched.
+/// Mounting a tmpfs needs root: the test runs as root (CI does) and is skipped otherwise.
+@Suite(.serialized) struct FullDiskRecoveryTests {
+    /// A tmpfs of `megabytes` mounted inside a fresh directory, unmounted when released.
+    final class SmallDisk {
+        let directory: ShortTemporaryDirectory
+        var mountPoint: String { directory.path + "/disk" }
+        var database: String { mountPoint + "/db.sqlite" }
+
+        init(megabytes: Int) throws {
+            directory = try ShortTemporaryDirectory()
+            try FileManager.default.createDirectory(atPath: directory.path + "/disk", withIntermediateDirectories: true)
+            let mounted = try ToolProcess.run(path: "/bin/mount", ["-t", "tmpfs", "-o", "size=\(megabytes)m", "tmpfs", directory.path + "/disk"])
+            guard mounted.status == 0 else { throw TestFailure("mount failed: \(mounted)") }
+        }
+
+        deinit { _ = try? ToolProcess.run(path: "/bin/umount", [directory.path + "/disk"]) }
+    }
+
+    /// Lines of incompressible text, so the disk fills at the rate they are sent.
+    private static let lines: Data = {
+        var generator = SeededGenerator(seed: 14)
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
+        var bytes: [UInt8] = []
+        for _ in 0..<80_000 {
+            for _ in 0..<300 { bytes.append(letters[Int(generator.next() % UInt64(letters.count))]) }
+            bytes.append(UInt8(ascii: "\n"))
+        }
+        return Data(bytes)
+    }()
+
+    private func streamctl(_ socket: String, _ arguments: [String], input: Data? = nil) throws -> CommandResult {
+        try ToolProcess.run("streamctl", ["--socket", socket] + arguments, input: input, timeout: 120)
+    }
+
+    /// Publishes to `stream` until the daemon answers `storage_full`. (A small event may still fit
+    /// afterwards: a failed batch of 1 000 lines leaves room that the log finds again.)
+    private func fill(_ socket: String, _ stream: String) throws {
+        let result = try streamctl(socket, ["publish", stream], input: Self.lines)
+        #expect(result.status == 1 && result.standardError.contains("storage_full"), "the disk should have filled: \(result)")
+    }
+
+    private func expectPublishes(_ socket: String, _ stream: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        for index in 0..<3 {
+            let result = try streamctl(socket, ["publish", stream, "after the disk filled \(index)"])
+            #expect(result.status == 0, "publishing should have resumed: \(result)", sourceLocation: sourceLocation)
+        }
+    }
+
+    private func serve(_ disk: SmallDisk) throws -> DaemonProcess {
+        let daemon = try DaemonProcess(["--socket", disk.directory.socket, "--db", disk.database])
+        try daemon.waitForError(containing: "listening")
+        return daemon
+    }
+
+    private func stop(_ daemon: DaemonProcess) {
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0, "streamd should stop cleanly: \(daemon.standardError)")
+    }
+
+    @Test(.enabled(if: getuid() == 0, "mounting a tmpfs needs root"))
+    func truncateConfigAndDeleteWorkOnAFullDiskAndPublishingResumes() throws {
+        let disk = try SmallDisk(megabytes: 20)
+        let socket = disk.directory.socket
+        var daemon = try serve(disk)
+
+        // Truncation frees room, and publishing resumes.
+        try fill(socket, "s0")
+        let truncated = try streamctl(socket, ["truncate", "s0", "--keep", "1"])
+        #expect(truncated.status == 0, "\(truncated)")
+        try expectPublishes(socket, "s1")
+        #expect(daemon.standardError.components(separatedBy: "is full (").count == 2, "one warning per episode: \(daemon.standardError)")
+        #expect(daemon.standardError.contains("has room again"), "\(daemon.standardError)")
+
+        // Full again, then killed and restarted while full (the WAL still holds its pages, the
+        // reserve is given back): a byte limit frees room.
+        try fill(socket, "s0")
+        daemon.signal(SIGKILL)
+        _ = daemon.waitForExit()
+        daemon = try serve(disk)
+        let configured = try streamctl(socket, ["config", "s0", "--max-bytes", "100000"])
+        #expect(configured.status == 0, "\(configured)")
+        try expectPublishes(socket, "s1")
+
+        // Full again: deleting the stream frees room.
+        try fill(socket, "s2")
+        let removed = try streamctl(socket, ["rm", "s2"])
+        #expect(removed.status == 0, "\(removed)")
+        try expectPublishes(socket, "s1")
+        let verified = try streamctl(socket, ["verify"])
+        #expect(verified.status == 0, "\(verified)")
+        stop(daemon)
+    }
+}
