@@ -33,7 +33,7 @@ import Testing
         return result
     }
 
-    @Test(.enabled(if: AccessUsers.isAvailable, "needs root to create throw-away users with useradd, and runuser"))
+    @Test(.enabled(if: ThrowawayUser.isAvailable, "needs root to create throw-away users with useradd, and runuser"))
     func withoutAnAccessFileAnotherUserIsRefusedWhateverTheSocketModeAndTheRefusalIsLogged() throws {
         let users = try AccessUsers(count: 1)
         let alice = users.users[0]
@@ -60,7 +60,7 @@ import Testing
         #expect(warning?.contains("pid=") == true)
     }
 
-    @Test(.enabled(if: AccessUsers.isAvailable, "needs root to create throw-away users with useradd, and runuser"))
+    @Test(.enabled(if: ThrowawayUser.isAvailable, "needs root to create throw-away users with useradd, and runuser"))
     func theAccessFileGrantsEachRightSeparatelyAndAGroupRuleWorksThroughASupplementaryGroup() throws {
         let users = try AccessUsers(count: 3, inGroup: [2])
         let (reader, publisher, admin) = (users.users[0], users.users[1], users.users[2])
@@ -116,7 +116,7 @@ import Testing
         #expect(try Self.asRoot(directory, ["tail", "feed", "--all"]).lines.count == 1)
     }
 
-    @Test(.enabled(if: AccessUsers.isAvailable, "needs root to create throw-away users with useradd, and runuser"))
+    @Test(.enabled(if: ThrowawayUser.isAvailable, "needs root to create throw-away users with useradd, and runuser"))
     func replayAndImportIntoAnExistingStreamNeedPublishAndIntoANewOneAdminAsWell() throws {
         let users = try AccessUsers(count: 1)
         let alice = users.users[0]
@@ -148,7 +148,7 @@ import Testing
         #expect(daemon.standardError.contains("detail=by publishing to the missing stream"))
     }
 
-    @Test(.enabled(if: AccessUsers.isAvailable, "needs root to create throw-away users with useradd, and runuser"))
+    @Test(.enabled(if: ThrowawayUser.isAvailable, "needs root to create throw-away users with useradd, and runuser"))
     func sighupReloadsTheRulesWithoutARestartAndAnInvalidFileKeepsTheOldOnes() throws {
         let users = try AccessUsers(count: 1)
         let alice = users.users[0]

@@ -22,7 +22,7 @@ public final class ThrowawayUser: @unchecked Sendable {
     /// Why throw-away users cannot be made here, or nil when they can.
     public static var unavailableReason: String? {
         if geteuid() != 0 { return "needs root to create a throw-away system user" }
-        for tool in ["/usr/sbin/useradd", "/usr/sbin/userdel", "/usr/sbin/runuser"] where !FileManager.default.isExecutableFile(atPath: tool) {
+        for tool in ["/usr/sbin/useradd", "/usr/sbin/userdel", "/usr/sbin/groupadd", "/usr/sbin/runuser"] where !FileManager.default.isExecutableFile(atPath: tool) {
             return "needs \(tool)"
         }
         return nil
@@ -30,18 +30,33 @@ public final class ThrowawayUser: @unchecked Sendable {
 
     private static let counter = Mutex(0)
 
-    /// Creates a new system user.
-    public init() throws {
+    /// Creates a new system user, a supplementary member of `groups` (names).
+    public init(groups: [String] = []) throws {
         let serial = Self.counter.withLock { value -> Int in
             value += 1
             return value
         }
         name = "sdt\(getpid() % 100_000)x\(serial)"
-        let made = try ToolProcess.run(path: "/usr/sbin/useradd", ["--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "--user-group", name])
-        guard made.status == 0 else { throw TestFailure("useradd \(name) failed: \(made)") }
+        var arguments = ["--system", "--no-create-home", "--home-dir", "/nonexistent", "--shell", "/usr/sbin/nologin", "--user-group"]
+        if !groups.isEmpty { arguments += ["--groups", groups.joined(separator: ",")] }
+        try Self.administer("/usr/sbin/useradd", arguments + [name])
         guard let entry = getpwnam(name) else { throw TestFailure("useradd made \(name) but getpwnam does not find it") }
         uid = entry.pointee.pw_uid
         gid = entry.pointee.pw_gid
+    }
+
+    /// Runs a tool that changes the user database (useradd, groupadd, ...); while another test holds
+    /// the database's lock (the tool says "cannot lock"), tries again for up to ten seconds.
+    static func administer(_ path: String, _ arguments: [String]) throws {
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while true {
+            let result = try ToolProcess.run(path: path, arguments)
+            if result.status == 0 { return }
+            guard result.standardError.contains("lock"), Date() < deadline else {
+                throw TestFailure("\(path) \(arguments.joined(separator: " ")) failed: \(result)")
+            }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
     }
 
     /// Runs `executable` with `arguments` as this user (through `runuser`) to its end.
@@ -61,8 +76,25 @@ public final class ThrowawayUser: @unchecked Sendable {
 
     /// Deletes the user (and its group).
     public func remove() {
-        _ = try? ToolProcess.run(path: "/usr/sbin/userdel", [name])
+        try? Self.administer("/usr/sbin/userdel", [name])
     }
 
     deinit { remove() }
+}
+
+/// A system group made for one test (`groupadd --system`) and deleted at deinit; make its members
+/// with `ThrowawayUser(groups: [group.name])`. Only root can make one (see `ThrowawayUser.isAvailable`).
+///
+/// Thread-safety: Sendable; its name is a constant.
+public final class ThrowawayGroup: Sendable {
+    /// The group's name (`sdg` and a random suffix).
+    public let name: String
+
+    /// Creates a new system group.
+    public init() throws {
+        name = "sdg\(String(UInt32.random(in: 0...UInt32.max), radix: 36))"
+        try ThrowawayUser.administer("/usr/sbin/groupadd", ["--system", name])
+    }
+
+    deinit { try? ThrowawayUser.administer("/usr/sbin/groupdel", [name]) }
 }

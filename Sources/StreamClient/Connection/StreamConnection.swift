@@ -70,41 +70,39 @@ public final class StreamConnection: Sendable {
         try DaemonIdentity.checkDirectory(of: path)
         let router = FrameRouter()
         let loop = MultiThreadedEventLoopGroup.singleton.next()
-        // Who listens on the socket, read as soon as the connection is made (completing twice is a no-op).
-        let daemon = loop.makePromise(of: PeerCredentials?.self)
+        let handshake = loop.makePromise(of: ServerMessage.self)
+        let hello = HandshakeHandler.Hello(
+            socketPath: path, trustedDaemonUser: trustedDaemonUser, clientName: clientName, keepAlive: keepAlive)
         let channel: any Channel
         do {
             channel = try await ClientBootstrap(group: loop)
                 .channelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(ClientChannelHandler(router: router, daemon: daemon))
+                        try channel.pipeline.syncOperations.addHandlers(
+                            HandshakeHandler(hello, router: router, outcome: handshake), ClientChannelHandler(router: router))
                     }
                 }
                 .connect(unixDomainSocketPath: path)
                 .get()
         } catch {
-            daemon.succeed(nil)
+            handshake.fail(StreamClientError.daemonNotRunning(socketPath: path, reason: "\(error)"))
             throw StreamClientError.daemonNotRunning(socketPath: path, reason: "\(error)")
-        }
-        do {
-            try DaemonIdentity.check(try await daemon.futureResult.get(), socketPath: path, trusted: trustedDaemonUser)
-        } catch {
-            channel.close(promise: nil)
-            throw error
         }
         let welcome: ServerMessage
         do {
-            welcome = try await request(
-                .hello(minVersion: 1, maxVersion: 2, clientName: clientName), channel: channel, router: router, maximumFrameLength: .max)
+            welcome = try await handshake.futureResult.get()
         } catch {
             channel.close(promise: nil)
             throw error
+        }
+        if case let .error(code, text) = welcome {
+            channel.close(promise: nil)
+            throw StreamClientError.server(code: code, message: text)
         }
         guard case .welcome = welcome else {
             channel.close(promise: nil)
             throw StreamClientError.protocolViolation("expected WELCOME, got \(welcome)")
         }
-        Self.keepAlive(channel, router: router, every: keepAlive)
         return StreamConnection(socketPath: path, trustedDaemonUser: trustedDaemonUser, channel: channel, router: router, welcome: welcome)
     }
 
@@ -135,7 +133,8 @@ public final class StreamConnection: Sendable {
         Self.send(message, channel: channel, router: router, maximumFrameLength: maximumFrameLength, replies: handler)
     }
 
-    private static func send(
+    /// Sends `message` on `channel` under a fresh request id whose reply goes to `handler`.
+    static func send(
         _ message: ClientMessage, channel: any Channel, router: FrameRouter, maximumFrameLength: UInt32,
         replies handler: @escaping FrameRouter.ReplyHandler
     ) {

@@ -18,6 +18,8 @@ public final class AccessControl: Sendable {
     private let names: AccessNames
     private let current: Mutex<AccessRules>
     private let logger: Logger
+    /// Refused requests are logged at most 20 a second, so a client repeating one cannot flood the log.
+    private let refusalLimit = LogRateLimit()
 
     /// Loads `file` (when given) for a daemon running as `ownerUID`, logging audit lines to `logger`.
     ///
@@ -63,10 +65,12 @@ public final class AccessControl: Sendable {
         return "\(identity) may not \(what); \(remedy)."
     }
 
-    /// Logs a refused request (warning).
+    /// Logs a refused request (warning), at most 20 a second; the next line logged counts those left out.
     func auditRefusal(_ identity: AccessIdentity, right: AccessRight, stream: String?, operation: String) {
+        guard let leftOut = refusalLimit.admit() else { return }
         var metadata = Self.metadata(identity, operation: operation, stream: stream)
         metadata["right"] = "\(right)"
+        if leftOut > 0 { metadata["refusals-not-logged"] = "\(leftOut)" }
         logger.warning("refused \(operation): permission denied", metadata: metadata)
     }
 
