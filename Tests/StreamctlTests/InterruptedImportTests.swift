@@ -18,15 +18,7 @@ import Testing
         try text.write(toFile: file, atomically: false, encoding: .utf8)
 
         let importing = try ToolProcess("streamctl", ["import", stream, "--input", file, "--json"], environment: ["STREAMD_SOCKET": fixture.socket])
-        let watcher = try SocketClient.connected(to: fixture.socket)
-        let started = pollUntil(timeout: .seconds(60)) {
-            guard case let .streamInfo(info)? = try? watcher.request(.getStreamInfo(name: stream)) else { return false }
-            // Batches of 1000 go one at a time, each after the one before was acknowledged: at 2000
-            // stored, the first was acknowledged.
-            return info.count >= 2_000
-        }
-        #expect(started, "the import stored nothing within 60 s")
-        fixture.stop(with: SIGKILL)
+        try Self.killOnceAcknowledged(fixture, stream: stream, what: "import")
         let result = importing.finish(timeout: 60)
         #expect(result.status == 1, "\(result)")
 
@@ -86,15 +78,7 @@ import Testing
         let lineCount = 200_000
         let input = Data((1...lineCount).map { "p\($0)\n" }.joined().utf8)
         let publishing = try ToolProcess("streamctl", ["publish", "p", "--json"], environment: ["STREAMD_SOCKET": fixture.socket], input: input)
-        let watcher = try SocketClient.connected(to: fixture.socket)
-        let started = pollUntil(timeout: .seconds(60)) {
-            guard case let .streamInfo(info)? = try? watcher.request(.getStreamInfo(name: "p")) else { return false }
-            // Batches of 1000 go one at a time, each after the one before was acknowledged: at 2000
-            // stored, the first was acknowledged.
-            return info.count >= 2_000
-        }
-        #expect(started, "the publish stored nothing within 60 s")
-        fixture.stop(with: SIGKILL)
+        try Self.killOnceAcknowledged(fixture, stream: "p", what: "publish")
         let result = publishing.finish(timeout: 60)
         #expect(result.status == 1, "\(result)")
         let summary = try JSONValue.parse(result.output)
@@ -105,5 +89,17 @@ import Testing
         #expect(result.standardError.contains("the connection to streamd was lost while publishing to p"), "\(result)")
         #expect(result.standardError.contains("the last with sequence \(sequence), from lines up to \(line) of standard input"), "\(result)")
         #expect(result.standardError.contains("Lines after \(line) were not acknowledged"), "\(result)")
+    }
+
+    /// SIGKILLs the daemon once `stream` holds 2 000 events. Batches of 1000 go one at a time, each
+    /// after the one before was acknowledged, so by then streamctl has seen an acknowledgement.
+    private static func killOnceAcknowledged(_ fixture: DaemonFixture, stream: String, what: String) throws {
+        let watcher = try SocketClient.connected(to: fixture.socket)
+        let started = pollUntil(timeout: .seconds(60)) {
+            guard case let .streamInfo(info)? = try? watcher.request(.getStreamInfo(name: stream)) else { return false }
+            return info.count >= 2_000
+        }
+        #expect(started, "the \(what) stored nothing within 60 s")
+        fixture.stop(with: SIGKILL)
     }
 }

@@ -76,11 +76,12 @@ final class HostileClients: Sendable {
 
     /// Keeps up to `count` connections open, each sending the bytes `open` gives it as fast as the
     /// daemon takes them; every 100 ms it notes the ones the daemon closed and opens more (at most
-    /// 100 a round, so refusals cannot turn into a storm).
+    /// 100 a round, so refusals cannot turn into a storm of more than 1 000 connections a second).
     private static func hold(_ path: String, count: Int, tally: Tally, until stopping: StopSignal, open: (Int32) -> [UInt8]) {
         var held: [Held] = []
         defer { for connection in held { close(connection.descriptor.fd) } }
         while !stopping.isRaised {
+            let round = monotonicNanoseconds()
             for _ in 0..<min(100, count - held.count) {
                 guard let descriptor = try? BenchSocket.connected(to: path) else {
                     tally.refused.add(1)
@@ -104,6 +105,8 @@ final class HostileClients: Sendable {
                 }
             }
             held = survivors
+            // A round lasts 100 ms even when the daemon closes connections at once.
+            sleep(untilNanoseconds: round + 100_000_000)
         }
     }
 

@@ -21,7 +21,9 @@ struct SoakBenchmark {
         note("soak: 2 publisher/subscriber pairs, \(quietSeconds) s alone, then \(arguments.seconds) s beside hostile clients (\(arguments.idleConnections) idle connections tried)")
 
         let pairs = try (0..<2).map { try CheckedStream(stream: "soak-\($0)", socketPath: daemon.socketPath, payload: payload) }
+        let quietCPUBefore = daemon.cpuSeconds, quietStart = monotonicNanoseconds()
         let quiet = rate(of: pairs, over: quietSeconds)
+        let quietCPU = (daemon.cpuSeconds - quietCPUBefore) / seconds(since: quietStart)
 
         let cpuBefore = daemon.cpuSeconds, start = monotonicNanoseconds()
         let hostile = HostileClients(socketPath: daemon.socketPath, idleConnections: arguments.idleConnections)
@@ -34,6 +36,7 @@ struct SoakBenchmark {
 
         report("soak_quiet_publish", quiet, "events/s", "2 pairs, window \(ClientBenchmark.window), alone")
         report("soak_hostile_publish", underAttack, "events/s", "the same, beside the hostile clients")
+        report("soak_daemon_quiet_cpu", quietCPU, "cores", "the daemon's CPU time serving the pairs alone, per second")
         report("soak_daemon_cpu", cpu, "cores", "the daemon's CPU time while under attack, per second")
         report("soak_daemon_rss", memory.resident, "MiB", "resident at the end of the attack")
         report("soak_daemon_peak_rss", memory.peak, "MiB", "peak resident over the whole soak")
