@@ -91,8 +91,12 @@ struct VerifyCommand: AsyncParsableCommand {
         // `readOnlyOptions`).
         let lock = try OfflineLock(databasePath: path)
         defer { lock.release() }
-        let options = Self.readOnlyOptions(for: path)
-        let log = try EventLog(path: path, options: options)
+        // A crashed daemon's log with frames, in a directory streamctl cannot write: read a private copy.
+        let directory = (path as NSString).deletingLastPathComponent
+        let copy = Self.walHasFrames(path) && access(directory.isEmpty ? "." : directory, W_OK) != 0 ? try PrivateCopy(of: path) : nil
+        defer { copy?.remove() }
+        let readPath = copy?.database ?? path
+        let log = try EventLog(path: readPath, options: Self.readOnlyOptions(for: readPath))
         defer { log.close() }
         if let stream, try log.streamInfo(stream) == nil {
             throw CtlFailure("no stream named \"\(stream)\" in \(path).")
@@ -112,19 +116,23 @@ struct VerifyCommand: AsyncParsableCommand {
     /// With an empty or absent write-ahead log (a daemon stopped cleanly), `immutable` reads the file
     /// with no locks and no side files, which is exact because the shared lock keeps any daemon from
     /// starting. A log with frames (a daemon that crashed) must be read through its WAL; SQLite's
-    /// `unix-excl` VFS then keeps the WAL index in memory, and in a directory it cannot write it
-    /// creates nothing.
+    /// `unix-excl` VFS then keeps the WAL index in memory and creates nothing, but needs a directory
+    /// it could write (elsewhere `offline` reads a `PrivateCopy`).
     static func readOnlyOptions(for path: String) -> EventLogOptions {
         var options = EventLogOptions()
         options.readOnly = true
-        var info = stat()
-        let walHasFrames = stat(path + "-wal", &info) == 0 && info.st_size > 0
-        if walHasFrames {
+        if walHasFrames(path) {
             options.exclusiveToProcess = true
         } else {
             options.immutable = true
         }
         return options
+    }
+
+    /// Whether the database's write-ahead log exists and holds frames (a daemon that did not stop cleanly).
+    private static func walHasFrames(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path + "-wal", &info) == 0 && info.st_size > 0
     }
 
     private static func report(_ result: VerifyResult, source: String, database: String?, stream: String?) -> Report {
