@@ -20,12 +20,13 @@ struct Streamd: AsyncParsableCommand {
             another daemon serves the socket or the database; a socket file left by a crash is replaced.
 
             Exit status: 0 after a clean stop, 64 on bad usage, 1 when it cannot start or serve.
-            """
+            """,
+        version: StreamdVersion.current
     )
 
     @Option(name: .long, help: ArgumentHelp(
         "The Unix domain socket to listen on (env STREAMD_SOCKET).",
-        discussion: "Default: $XDG_RUNTIME_DIR/streamd.sock, else /tmp/streamd-<uid>.sock.",
+        discussion: "Default: $XDG_RUNTIME_DIR/streamd.sock, else /tmp/streamd-<uid>/streamd.sock (a directory only this user may enter).",
         valueName: "path"))
     var socket: String?
 

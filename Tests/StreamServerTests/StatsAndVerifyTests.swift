@@ -12,7 +12,7 @@ import Testing
         _ = try client.request(.publishBatch(.init(stream: "b", entries: [.init(messageID: "m", payload: [1]), .init(messageID: "m", payload: [1])])))
         _ = try client.request(.subscribe(.init(subscriptionID: 1, stream: "a", start: .newOnly, credit: 10)))
         guard case let .stats(stats) = try client.request(.getStats) else { Issue.record("no STATS"); return }
-        #expect(stats.version == StreamHub.version)
+        #expect(stats.version == StreamdVersion.current)
         #expect(stats.databasePath == storage.log.path)
         #expect(stats.databaseBytes > 0)
         #expect(stats.streams == 2 && stats.events == 6)

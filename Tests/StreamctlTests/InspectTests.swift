@@ -1,4 +1,5 @@
 import Foundation
+import StreamProtocol
 import StreamdTestSupport
 import Testing
 
@@ -62,10 +63,12 @@ import Testing
         let ctl = try Ctl(Self.shared)
         try ctl.succeed("publish", uniqueStream("stats"), input: "a\nb\n")
         let text = try ctl.succeed("stats")
-        #expect(text.contains("streamd        0.1.0, protocol 2, up "))
+        #expect(text.contains("streamd        \(StreamdVersion.current), protocol 2, up "))
+        #expect(text.contains("streamctl      \(StreamdVersion.current)\n"))
         #expect(text.contains("socket         \(ctl.socket)"))
         let stats = try ctl.json("stats")
-        #expect(stats["version"]?.string == "0.1.0")
+        #expect(stats["version"]?.string == StreamdVersion.current)
+        #expect(stats["streamctl_version"]?.string == StreamdVersion.current)
         #expect(stats["socket"]?.string == ctl.socket)
         #expect(stats["database_path"]?.string?.hasSuffix("/db.sqlite") == true)
         #expect((stats["database_bytes"]?.int ?? 0) > 0)

@@ -4,16 +4,18 @@
 //       the client workloads of ../shared/peers/run-peers.sh against a streamd it starts (N = 500000, P = 100)
 //   streambench --log [--events N] [--runs R] [--big N]
 //       the event log alone, in process (N = 1000000)
-//   streambench --soak [--seconds S] [--idle N] [--payload P] [--streamd PATH]
-//       well-behaved clients beside hostile ones against a streamd it starts (S = 30, N = 2000)
+//   streambench --soak [--seconds S] [--idle N] [--pace E] [--payload P] [--streamd PATH]
+//       well-behaved clients beside hostile ones against a streamd it starts (S = 30, N = 2000, E = 100000)
 import EventLog
 import Foundation
+import StreamProtocol
 
 struct Arguments {
     static let usage = """
-        usage: streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH] [--only ping,rtt,publish,replay,latency,fanout,create] [--dir DIR]
+        usage: streambench [--version]
+               streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH] [--only ping,rtt,publish,replay,latency,fanout,create] [--dir DIR]
                streambench --log [--events N] [--runs R] [--big N] [--dir DIR]
-               streambench --soak [--seconds S] [--idle N] [--payload P] [--streamd PATH] [--dir DIR]
+               streambench --soak [--seconds S] [--idle N] [--pace E] [--payload P] [--streamd PATH] [--dir DIR]
         """
 
     var log = false
@@ -22,6 +24,8 @@ struct Arguments {
     var seconds = 30
     /// How many idle connections the soak's hostile clients try to hold.
     var idleConnections = 2_000
+    /// The events a second the soak's pairs publish together in its paced phase.
+    var pace = 100_000
     var events: Int
     var payload = 100
     var runs = 3
@@ -42,10 +46,14 @@ struct Arguments {
         }
         while let argument = iterator.next() {
             switch argument {
+            case "--version":
+                print("streambench \(StreamdVersion.current)")
+                exit(0)
             case "--log": log = true
             case "--soak": soak = true
             case "--seconds": seconds = number()
             case "--idle": idleConnections = number()
+            case "--pace": pace = number()
             case "--events": events = number()
             case "--payload": payload = number()
             case "--runs": runs = number()

@@ -3,9 +3,6 @@ import Foundation
 import StreamProtocol
 
 extension StreamHub {
-    /// The daemon's software version, reported by `STATS`.
-    public static let version = "0.1.0"
-
     /// Daemon-wide figures: uptime, database size, streams and their events and bytes, connections,
     /// subscriptions, and what was published since start and over the last ~10 seconds.
     func stats() throws -> DaemonStats {
@@ -14,7 +11,7 @@ extension StreamHub {
         let uptime = activity.uptime
         return DaemonStats(
             uptimeMilliseconds: UInt64(max(0, uptime.components.seconds * 1_000 + uptime.components.attoseconds / 1_000_000_000_000_000)),
-            version: Self.version, databasePath: log.path, databaseBytes: Self.fileBytes(log.path) + Self.fileBytes(log.path + "-wal"),
+            version: StreamdVersion.current, databasePath: log.path, databaseBytes: Self.fileBytes(log.path) + Self.fileBytes(log.path + "-wal"),
             streams: UInt64(streams.count), events: streams.reduce(0) { $0 + $1.retainedCount },
             storedBytes: figures.storedBytes, rawBytes: figures.rawBytes,
             connections: UInt32(clamping: activity.connectionCount), subscriptions: UInt32(clamping: subscriptionCount),

@@ -3,6 +3,7 @@ import StreamProtocol
 
 /// A well-behaved pair on a stream of its own: a publisher keeping 64 publishes in flight, and a
 /// subscriber on another connection that checks every acknowledged event arrives once, in order.
+/// The publisher goes as fast as it can, or at `pace` events a second when that is above zero.
 ///
 /// Thread-safety: Sendable; each side runs on a thread of its own, and the counters are atomic.
 final class CheckedStream: Sendable {
@@ -13,6 +14,8 @@ final class CheckedStream: Sendable {
     let received = SharedCount()
     /// Events that arrived out of order or twice.
     let misordered = SharedCount()
+    /// Events a second the publisher aims at; 0 for as fast as it can.
+    let pace = SharedCount()
     private let stopping = StopSignal()
     /// Raised once the publisher has stopped and `acknowledged` is final.
     private let published = StopSignal()
@@ -28,12 +31,23 @@ final class CheckedStream: Sendable {
         acknowledged.add(1)
         let subscription = try BenchSubscription(socket: reading, stream: stream, from: .all)
         let stopping = self.stopping, published = self.published, acknowledged = self.acknowledged
-        let received = self.received, misordered = self.misordered
+        let received = self.received, misordered = self.misordered, pace = self.pace
         publisher = BackgroundWork {
             defer { published.raise() }
+            // Paced in batches of a hundredth of a second's events, each sent at its due time from
+            // when the pace last changed.
+            var rate = 0, since = monotonicNanoseconds(), sent = 0
             while !stopping.isRaised {
-                try publishing.publishPipelined(500, payload: payload, to: stream, window: ClientBenchmark.window)
-                acknowledged.add(500)
+                if pace.value != rate { (rate, since, sent) = (pace.value, monotonicNanoseconds(), 0) }
+                let batch = rate > 0 ? max(1, rate / 100) : 500
+                if rate > 0 {
+                    let due = since + UInt64(sent) * 1_000_000_000 / UInt64(rate)
+                    let now = monotonicNanoseconds()
+                    if due > now { usleep(UInt32((due - now) / 1_000)) }
+                }
+                try publishing.publishPipelined(batch, payload: payload, to: stream, window: ClientBenchmark.window)
+                acknowledged.add(batch)
+                sent += batch
             }
         }
         subscriber = BackgroundWork {

@@ -6,6 +6,7 @@ import Synchronization
 final class SharedCount: Sendable {
     private let count = Atomic<Int>(0)
     func add(_ amount: Int) { count.add(amount, ordering: .relaxed) }
+    func set(_ value: Int) { count.store(value, ordering: .relaxed) }
     var value: Int { count.load(ordering: .relaxed) }
 }
 

@@ -15,6 +15,7 @@ struct StatsCommand: AsyncParsableCommand {
 
     private struct View: Encodable {
         var version: String
+        var streamctlVersion: String
         var protocolVersion: UInt16
         var socket: String
         var uptimeSeconds: Double
@@ -35,7 +36,7 @@ struct StatsCommand: AsyncParsableCommand {
         try await Daemon.run(options) { connection in
             let stats = try await connection.stats()
             let view = View(
-                version: stats.version, protocolVersion: connection.protocolVersion, socket: connection.socketPath,
+                version: stats.version, streamctlVersion: StreamdVersion.current, protocolVersion: connection.protocolVersion, socket: connection.socketPath,
                 uptimeSeconds: Double(stats.uptimeMilliseconds) / 1_000, databasePath: stats.databasePath,
                 databaseBytes: stats.databaseBytes, streams: stats.streams, events: stats.events, storedBytes: stats.storedBytes,
                 rawBytes: stats.rawBytes, compressionRatio: Formatting.ratio(stored: stats.storedBytes, raw: stats.rawBytes),
@@ -44,6 +45,7 @@ struct StatsCommand: AsyncParsableCommand {
             if options.json { return try Output.json(view) }
             try Output.line(Formatting.table([
                 ["streamd", "\(view.version), protocol \(view.protocolVersion), up \(Formatting.uptime(milliseconds: stats.uptimeMilliseconds))"],
+                ["streamctl", view.streamctlVersion],
                 ["socket", view.socket],
                 ["database", "\(view.databasePath) (\(Formatting.bytes(view.databaseBytes)))"],
                 ["streams", "\(view.streams)"],
