@@ -52,10 +52,16 @@ struct Streamd: AsyncParsableCommand {
     var socketMode: String = "600"
 
     @Option(name: .customLong("idle-spin"), help: ArgumentHelp(
-        "Microseconds the idle cores keep spinning after each request; 0 turns it off (env STREAMD_IDLE_SPIN, default 1000).",
-        discussion: "Waking a sleeping core costs tens of microseconds per request. Run as root, streamd asks the kernel to poll in its idle loop (/dev/cpu_dma_latency); otherwise an idle-priority thread per core spins, yielding to any other work at once.",
+        "Microseconds idle-priority threads keep spinning after each request, to cut wake-ups; 0, the default, turns them off (env STREAMD_IDLE_SPIN).",
+        discussion: "Costs CPU: while requests come, one thread per core (at most four) takes every cycle no other work wants, up to a core each; a trickle of requests then keeps the cores busy. In exchange a request or reply wakes its thread at once instead of after tens of microseconds (see the README's trade-off table).",
         valueName: "microseconds"))
     var idleSpin: String?
+
+    @Option(name: .customLong("cpu-latency-request"), help: ArgumentHelp(
+        "Microseconds to hold a machine-wide CPU latency request of zero after each request; 0, the default, makes none (env STREAMD_CPU_LATENCY_REQUEST).",
+        discussion: "Writes /dev/cpu_dma_latency (root, or a udev rule granting it): while held, every core of the machine polls instead of sleeping when idle, for every program, which costs power. streamd refuses to start when asked and it may not.",
+        valueName: "microseconds"))
+    var cpuLatencyRequest: String?
 
     @Option(name: .long, help: ArgumentHelp(
         "The access file granting other users rights on streams (env STREAMD_ACL).",
@@ -86,13 +92,9 @@ struct Streamd: AsyncParsableCommand {
             throw ValidationError("--socket-mode must be octal permission bits such as 600 or 660 (got \"\(socketMode)\").")
         }
 
-        let idleSpinText = idleSpin ?? environment["STREAMD_IDLE_SPIN"]
-        let idleSpinMicroseconds = try idleSpinText.map { text in
-            guard let value = Int(text), (0...1_000_000).contains(value) else {
-                throw ValidationError("--idle-spin must be a number of microseconds from 0 to 1000000 (got \"\(text)\").")
-            }
-            return value
-        }
+        let idleSpinWindow = try Self.microseconds(idleSpin ?? environment["STREAMD_IDLE_SPIN"], option: "--idle-spin")
+        let latencyRequestWindow = try Self.microseconds(
+            cpuLatencyRequest ?? environment["STREAMD_CPU_LATENCY_REQUEST"], option: "--cpu-latency-request")
 
         let descriptors = DescriptorLimit.raiseSoftToHard()
         let limits = try limitOptions.applied(
@@ -122,7 +124,8 @@ struct Streamd: AsyncParsableCommand {
         configuration.accessFile = acl ?? environment["STREAMD_ACL"].flatMap { $0.isEmpty ? nil : $0 }
         configuration.logOptions = options
         configuration.limits = limits
-        if let idleSpinMicroseconds { configuration.idleSpin = .microseconds(idleSpinMicroseconds) }
+        configuration.idleSpin = idleSpinWindow
+        configuration.cpuLatencyRequest = latencyRequestWindow
         let server = StreamServer(configuration: configuration, logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: server)],
@@ -144,6 +147,15 @@ struct Streamd: AsyncParsableCommand {
         default: throw ValidationError("--durability must be normal or full (got \"\(name)\").")
         }
         return options
+    }
+
+    /// A window of up to a second given in microseconds; none given is zero (off).
+    private static func microseconds(_ text: String?, option: String) throws -> Duration {
+        guard let text else { return .zero }
+        guard let value = Int(text), (0...1_000_000).contains(value) else {
+            throw ValidationError("\(option) must be a number of microseconds from 0 to 1000000 (got \"\(text)\").")
+        }
+        return .microseconds(value)
     }
 
     /// The operator's message for a startup or serving failure.

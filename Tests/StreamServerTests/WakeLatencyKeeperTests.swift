@@ -8,16 +8,19 @@ import Testing
 
 @Suite("Wake latency keepers")
 struct WakeLatencyKeeperTests {
-    @Test func aDaemonMakesACPULatencyRequestWhereItMayElseSpinsOneThreadPerCore() throws {
-        #expect(wakeLatencyKeepers(window: .zero).isEmpty)
-        let keepers = wakeLatencyKeepers(window: .milliseconds(1))
-        defer { for keeper in keepers { keeper.stop() } }
+    @Test func theDefaultsAskForNothingAndEachOptionForItsOwnKind() throws {
+        #expect(try wakeLatencyKeepers(idleSpin: .zero, cpuLatencyRequest: .zero).isEmpty)
+        let spinners = try wakeLatencyKeepers(idleSpin: .milliseconds(1), cpuLatencyRequest: .zero)
+        defer { for keeper in spinners { keeper.stop() } }
+        #expect(spinners.count == min(System.coreCount, 4))
+        #expect(spinners.allSatisfy { $0 is IdleSpinner })
         if access(CPULatencyRequest.defaultDevicePath, W_OK) == 0 {
-            #expect(keepers.count == 1)
-            #expect(keepers.first is CPULatencyRequest)
+            let request = try wakeLatencyKeepers(idleSpin: .zero, cpuLatencyRequest: .milliseconds(1))
+            defer { for keeper in request { keeper.stop() } }
+            #expect(request.count == 1)
+            #expect(request.first is CPULatencyRequest)
         } else {
-            #expect(keepers.count == min(System.coreCount, 4))
-            #expect(keepers.allSatisfy { $0 is IdleSpinner })
+            #expect(throws: StreamServerError.self) { try wakeLatencyKeepers(idleSpin: .zero, cpuLatencyRequest: .milliseconds(1)) }
         }
     }
 

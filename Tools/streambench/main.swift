@@ -13,7 +13,7 @@ import StreamProtocol
 struct Arguments {
     static let usage = """
         usage: streambench [--version]
-               streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH] [--only ping,rtt,publish,replay,latency,fanout,create] [--dir DIR]
+               streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH] [--only ping,rtt,publish,replay,latency,fanout,trickle,create] [--dir DIR]
                streambench --log [--events N] [--runs R] [--big N] [--dir DIR]
                streambench --soak [--seconds S] [--idle N] [--pace E] [--payload P] [--streamd PATH] [--dir DIR]
         """
@@ -32,7 +32,7 @@ struct Arguments {
     var bigEvents = 10_000_000
     var durability = "normal"
     var streamd = Daemon.besideThisProgram
-    /// The client workloads to run (all when empty): ping, rtt, publish, replay, latency, fanout; create
+    /// The client workloads to run (all when empty): ping, rtt, publish, replay, latency, fanout, trickle; create
     /// (100 000 streams in batches of 2 000) only when named.
     var only: Set<String> = []
     var directory = NSTemporaryDirectory() + "streambench-\(getpid())"

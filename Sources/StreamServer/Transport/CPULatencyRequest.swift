@@ -45,8 +45,6 @@ final class CPULatencyRequest: WakeLatencyKeeper {
         Thread.detachNewThread { [self] in run(after: seen) }
     }
 
-    var method: String { "CPU latency request" }
-
     /// Records a request: the latency request is held until `window` has passed without another.
     func noteActivity() {
         activity.note()

@@ -11,10 +11,9 @@ import Synchronization
 /// run, and any other thread that wakes there takes the core at once, so it never delays the
 /// daemon or its neighbours; what it costs is that core's power while it spins.
 ///
-/// streamd runs one per core, so that the client's core, too, is awake to take its reply, and
-/// only where it cannot make a `CPULatencyRequest`, which wakes threads sooner: a spinning core is
-/// busy, so a thread woken there still takes an interrupt between cores, while a polling idle core
-/// needs none.
+/// With `--idle-spin`, streamd runs one per core, so that the client's core, too, is awake to take
+/// its reply. A `CPULatencyRequest` wakes threads sooner: a spinning core is busy, so a thread
+/// woken there still takes an interrupt between cores, while a polling idle core needs none.
 /// When the kernel refuses the idle priority the thread ends at once and nothing spins.
 /// Thread-safety: Sendable; `noteActivity()` and `stop()` may be called from any thread.
 final class IdleSpinner: WakeLatencyKeeper {
@@ -34,8 +33,6 @@ final class IdleSpinner: WakeLatencyKeeper {
         Thread.detachNewThread { [self] in run(started: started) }
         started.wait()
     }
-
-    var method: String { "idle-priority threads" }
 
     /// Records a request: the thread spins until `window` has passed without another.
     func noteActivity() {

@@ -89,10 +89,11 @@ public final class StreamServer: Service, Sendable {
     ///   bound; the event log's error when the database cannot be opened.
     public func run() async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: max(1, System.coreCount))
-        let keepers = wakeLatencyKeepers(window: configuration.idleSpin)
+        var keepers: [any WakeLatencyKeeper] = []
         defer { for keeper in keepers { keeper.stop() } }
         let serving: Serving
         do {
+            keepers = try wakeLatencyKeepers(idleSpin: configuration.idleSpin, cpuLatencyRequest: configuration.cpuLatencyRequest)
             serving = try await start(on: group, keepers: keepers)
         } catch {
             settleStartup(.failure(error))
@@ -110,7 +111,8 @@ public final class StreamServer: Service, Sendable {
             "socket": "\(configuration.socketPath)", "db": "\(configuration.databasePath)",
             "durability": "\(configuration.logOptions.durability)",
             "socket-mode": "\(String(configuration.socketMode, radix: 8))",
-            "idle-spin": "\(configuration.idleSpin)\(keepers.first.map { " (\($0.method))" } ?? "")",
+            "idle-spin": "\(configuration.idleSpin > .zero ? "\(configuration.idleSpin)" : "off")",
+            "cpu-latency-request": "\(configuration.cpuLatencyRequest > .zero ? "\(configuration.cpuLatencyRequest)" : "off")",
             "acl": "\(configuration.accessFile.map { "\($0) (\(serving.access.rules.rules.count) rules in force)" } ?? (geteuid() == 0 ? "none (only root may act)" : "none (only uid \(geteuid()) and root may act)"))",
         ])
 

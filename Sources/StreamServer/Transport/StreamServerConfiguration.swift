@@ -23,10 +23,15 @@ public struct StreamServerConfiguration: Sendable {
     public var closeTimeout: Duration = .seconds(5)
     /// How often events past their stream's maximum age are dropped when nobody appends to it.
     public var retentionInterval: Duration = .seconds(1)
-    /// How long the cores are kept from sleeping after each request, so that a request or reply
-    /// wakes its thread at once: by a CPU latency request where the process may make one, else by an
-    /// idle-priority thread per core (see `WakeLatencyKeeper`); zero turns it off.
-    public var idleSpin: Duration = .milliseconds(1)
+    /// How long idle-priority threads (one per core, at most four) keep spinning after each request, so
+    /// that a request or reply wakes its thread at once (see `IdleSpinner`); zero, the default, turns
+    /// them off. While requests come they take every otherwise idle cycle of those cores.
+    public var idleSpin: Duration = .zero
+    /// How long the process holds a machine-wide CPU latency request of zero after each request, so
+    /// that idle cores poll instead of halting (see `CPULatencyRequest`); zero, the default, makes
+    /// none. It needs write access to `/dev/cpu_dma_latency` (root, or a udev rule) and changes the
+    /// idle policy of every core of the machine while held.
+    public var cpuLatencyRequest: Duration = .zero
 
     /// A configuration serving `databasePath` on `socketPath`, with every other setting at its default.
     public init(socketPath: String, databasePath: String) {

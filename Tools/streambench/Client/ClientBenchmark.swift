@@ -18,6 +18,7 @@ struct ClientBenchmark {
         var latencyP50: [Double] = [], latencyP99: [Double] = [], fanOut: [Double] = [], fanOutPublish: [Double] = []
         var resident: [Double] = [], peak: [Double] = []
         var createFirst: [Double] = [], createLast: [Double] = []
+        var trickleCPU: [Double] = []
     }
 
     private func runs(_ workload: String) -> Bool { arguments.only.isEmpty || arguments.only.contains(workload) }
@@ -49,6 +50,7 @@ struct ClientBenchmark {
                 figures.fanOut.append(fanOut.deliveries)
                 figures.fanOutPublish.append(fanOut.publish)
             }
+            if runs("trickle") { figures.trickleCPU.append(try trickle(client, payload: payload, daemon: daemon)) }
             // Only when named: it takes minutes where creation cost grows with the stream count.
             if arguments.only.contains("create") {
                 let batches = try StreamCreationBenchmark.run(client)
@@ -68,6 +70,8 @@ struct ClientBenchmark {
             ("latency_p99", figures.latencyP99, "us", "publish to subscriber at 10k events/s"),
             ("fanout_deliveries", figures.fanOut, "events/s", "100 subscribers, \(fanOutEvents) events each"),
             ("fanout_publish", figures.fanOutPublish, "events/s", "publishing while 100 subscribers read"),
+            ("trickle_daemon_cpu", figures.trickleCPU, "cores",
+             "the daemon's CPU time per second while \(Self.trickleRate) publishes a second come one at a time for \(Self.trickleSeconds) s"),
             ("create_first_batch", figures.createFirst, "s", "creating streams 1...2000, one request at a time"),
             ("create_last_batch", figures.createLast, "s", "creating streams 98001...100000, one request at a time"),
         ]
@@ -87,6 +91,22 @@ struct ClientBenchmark {
             guard case .published = try client.request(message) else { throw BenchFailure("a round trip failed") }
         }
         return Double(monotonicNanoseconds() - start) / 1_000 / Double(Self.roundTrips)
+    }
+
+    /// The trickle: a few hundred publishes a second, each waiting for its acknowledgement.
+    static let trickleRate = 475, trickleSeconds = 8
+
+    /// The daemon's CPU cores while a trickle of publishes comes: what serving light traffic costs,
+    /// wake-up latency work included.
+    private func trickle(_ client: BenchSocket, payload: [UInt8], daemon: Daemon) throws -> Double {
+        let message = ClientMessage.publish(.init(stream: "trickle", payload: payload))
+        let count = Self.trickleRate * Self.trickleSeconds, interval = 1_000_000_000 / UInt64(Self.trickleRate)
+        let cpuBefore = daemon.cpuSeconds, start = monotonicNanoseconds()
+        for index in 0..<count {
+            sleep(untilNanoseconds: start + UInt64(index) * interval)
+            guard case .published = try client.request(message) else { throw BenchFailure("a trickle publish failed") }
+        }
+        return (daemon.cpuSeconds - cpuBefore) / seconds(since: start)
     }
 
     /// Microseconds per `PING` answered: the socket, the codec and the daemon's dispatch, no log.
