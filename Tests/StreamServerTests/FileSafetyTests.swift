@@ -49,6 +49,22 @@ struct FileSafetyTests {
         #expect(Self.contents(target) == "root's secret\n")
     }
 
+    /// The log's own side files get the lock file's care: a planted symlink or a second hard link at
+    /// `<db>.marks` or `<db>.reserve` stops the start, and the file it leads to is left alone.
+    @Test(arguments: [".marks", ".reserve"], [true, false])
+    func aSideFilePlantedAsALinkIsRefusedAndItsTargetIsLeftAlone(suffix: String, symbolic: Bool) throws {
+        let directory = try ShortTemporaryDirectory()
+        let elsewhere = try ShortTemporaryDirectory()
+        let target = try Self.victim(in: symbolic ? elsewhere : directory)
+        #expect((symbolic ? symlink(target, directory.database + suffix) : link(target, directory.database + suffix)) == 0)
+        let daemon = try DaemonProcess(["--socket", directory.socket, "--db", directory.database])
+        #expect(daemon.waitForExit() == 1)
+        let expected = symbolic ? "is a symbolic link, which the log never follows" : "has 2 hard links"
+        #expect(daemon.standardError.contains("\(directory.database)\(suffix) \(expected)"), "\(daemon.standardError)")
+        #expect(Self.contents(target) == "root's secret\n")
+        #expect(Self.mode(target) == 0o600)
+    }
+
     @Test func anExistingLockFileOfTheDaemonsUserIsReusedAndNeverTruncated() throws {
         let directory = try ShortTemporaryDirectory()
         try Data("12345678901234567890\nkept\n".utf8).write(to: URL(fileURLWithPath: directory.database + ".lock"))

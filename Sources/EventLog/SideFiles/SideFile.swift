@@ -2,12 +2,9 @@
 import Glibc
 #endif
 
-/// A file the log keeps beside its database (`<db>.marks`, `<db>.reserve`), opened without following
-/// symbolic links: someone who can write the database's directory must not make the log write (or
-/// truncate) a file of their choosing.
-///
-/// A new file is created with `O_CREAT | O_EXCL | O_NOFOLLOW` and mode 0600; an existing one is opened
-/// `O_NOFOLLOW` and used only if it is a regular file owned by this process's user.
+/// A file the log keeps beside its database (`<db>.marks`, `<db>.reserve`), opened as `OwnedFile`
+/// says: never through a symbolic link, and an existing one only if it is a regular file of this
+/// process's user with one link.
 ///
 /// Thread-safety: not Sendable; owners wrap it (see `StreamMarks`, `DiskReserve`).
 final class SideFile {
@@ -26,38 +23,33 @@ final class SideFile {
 
     /// Opens `path` for reading and writing, creating it if it does not exist.
     static func openOrCreate(_ path: String) throws(EventLogError) -> SideFile {
-        let flags = O_RDWR | O_CLOEXEC | O_NOFOLLOW
-        var descriptor = Glibc.open(path, flags | O_CREAT | O_EXCL, 0o600)
-        if descriptor >= 0 { return SideFile(path: path, descriptor: descriptor, created: true) }
-        guard errno == EEXIST else { throw failure("cannot be created", path) }
-        descriptor = Glibc.open(path, flags)
-        guard descriptor >= 0 else { throw failure("cannot be opened", path) }
-        let file = SideFile(path: path, descriptor: descriptor, created: false)
-        try file.checkOwnedRegularFile()
-        return file
+        switch OwnedFile.openOrCreate(path) {
+        case .success(let opened): return SideFile(path: path, descriptor: opened.descriptor, created: opened.created)
+        case .failure(let problem): throw failure(problem, path)
+        }
     }
 
     /// Opens an existing `path` read-only; nil if there is none.
     static func openForReading(_ path: String) throws(EventLogError) -> SideFile? {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        if descriptor < 0 {
-            if errno == ENOENT { return nil }
-            throw failure("cannot be opened", path)
+        switch OwnedFile.openForReading(path) {
+        case .success(let descriptor): return descriptor.map { SideFile(path: path, descriptor: $0, created: false) }
+        case .failure(let problem): throw failure(problem, path)
         }
-        let file = SideFile(path: path, descriptor: descriptor, created: false)
-        try file.checkOwnedRegularFile()
-        return file
     }
 
-    private func checkOwnedRegularFile() throws(EventLogError) {
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw SideFile.failure("cannot be examined", path) }
-        guard status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() || geteuid() == 0 && status.st_uid == 0 else {
-            throw EventLogError(
-                .io,
-                "\(path) is not a regular file owned by user \(geteuid()) (it is owned by \(status.st_uid)); the log keeps its own file there: remove or rename what is in the way.",
-                path: path)
+    private static func failure(_ problem: OwnedFile.Problem, _ path: String) -> EventLogError {
+        let what: String
+        switch problem {
+        case .system(let code):
+            errno = code
+            return failure("cannot be opened", path)
+        case .symbolicLink: what = "is a symbolic link, which the log never follows"
+        case .notRegularFile: what = "is not a regular file"
+        case .otherOwner(let owner): what = "is owned by user \(owner), not by user \(geteuid())"
+        case .hardLinks(let count): what = "has \(count) hard links, so writing it would change another file"
+        case .keepsVanishing: what = "keeps appearing and disappearing"
         }
+        return EventLogError(.io, "\(path) \(what); the log keeps its own file there: remove or rename what is in the way (after checking who put it there).", path: path)
     }
 
     /// The file's size in bytes.

@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import StreamProtocol
 
@@ -52,52 +53,30 @@ final class DatabaseLock: Sendable {
         return trimmed.isEmpty ? nil : trimmed
     }
 
-    /// Creates the lock file, or opens the existing one if it is safe to use.
+    /// Creates the lock file, or opens the existing one if it is safe to use (see `OwnedFile`).
     private static func open(_ path: String, in directory: Int32?) throws -> Int32 {
         let name = directory == nil ? path : (path as NSString).lastPathComponent
-        let base = directory ?? AT_FDCWD
-        // A file removed between the two opens is created on the next turn; a few turns are plenty.
-        for _ in 0..<8 {
-            let created = openat(base, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            if created >= 0 { return created }
-            guard errno == EEXIST else { throw failure(path, errno) }
-            // O_NONBLOCK: a FIFO planted here must not hang the daemon.
-            let existing = openat(base, name, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
-            if existing < 0 {
-                if errno == ENOENT { continue }
-                throw failure(path, errno)
-            }
-            do {
-                try checkExisting(existing, path: path)
-            } catch {
-                close(existing)
-                throw error
-            }
-            return existing
-        }
-        throw StreamServerError(.system, "cannot create the lock file \(path): it keeps appearing and disappearing; find out what else writes in that directory.")
-    }
-
-    /// Refuses an existing lock file that is not a regular file of this user with one link.
-    private static func checkExisting(_ fd: Int32, path: String) throws {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw failure(path, errno) }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw StreamServerError(.unsafeFile, "the lock file \(path) is not a regular file, so streamd will not write to it; remove it (after checking who put it there) and start streamd again.")
-        }
-        guard info.st_uid == geteuid() else {
-            throw StreamServerError(.unsafeFile, "the lock file \(path) belongs to \(UserName.describe(info.st_uid)), not to streamd's user \(UserName.describe(geteuid())), so streamd will not write to it; if no streamd of that user serves this database, remove the file and start streamd again.")
-        }
-        guard info.st_nlink == 1 else {
-            throw StreamServerError(.unsafeFile, "the lock file \(path) has \(info.st_nlink) hard links, so writing it would change another file; remove it (after checking who linked it) and start streamd again.")
+        switch OwnedFile.openOrCreate(name, in: directory ?? AT_FDCWD) {
+        case .success(let opened): return opened.descriptor
+        case .failure(let problem): throw failure(path, problem)
         }
     }
 
-    private static func failure(_ path: String, _ code: Int32) -> StreamServerError {
-        if code == ELOOP {
+    private static func failure(_ path: String, _ problem: OwnedFile.Problem) -> StreamServerError {
+        switch problem {
+        case .symbolicLink:
             return StreamServerError(.unsafeFile, "the lock file \(path) is a symbolic link, which streamd never follows (another user may have planted it to make streamd overwrite a file); remove it and start streamd again.")
+        case .notRegularFile:
+            return StreamServerError(.unsafeFile, "the lock file \(path) is not a regular file, so streamd will not write to it; remove it (after checking who put it there) and start streamd again.")
+        case .otherOwner(let owner):
+            return StreamServerError(.unsafeFile, "the lock file \(path) belongs to \(UserName.describe(owner)), not to streamd's user \(UserName.describe(geteuid())), so streamd will not write to it; if no streamd of that user serves this database, remove the file and start streamd again.")
+        case .hardLinks(let count):
+            return StreamServerError(.unsafeFile, "the lock file \(path) has \(count) hard links, so writing it would change another file; remove it (after checking who linked it) and start streamd again.")
+        case .keepsVanishing:
+            return StreamServerError(.system, "cannot create the lock file \(path): it keeps appearing and disappearing; find out what else writes in that directory.")
+        case .system(let code):
+            return StreamServerError(.system, "cannot open the lock file \(path): \(String(cString: strerror(code))).")
         }
-        return StreamServerError(.system, "cannot open the lock file \(path): \(String(cString: strerror(code))).")
     }
 
     /// Releases the lock (the file stays: removing it would race with a daemon that just opened it).
