@@ -1,4 +1,5 @@
 import Foundation
+import StreamClient
 import StreamdTestSupport
 import Testing
 
@@ -60,5 +61,29 @@ import Testing
         #expect(result.standardError.hasPrefix(
             "streamctl: no stream named \"\(stream)\"; create it with `streamctl create \(stream)` or publish to it"), "\(result)")
         #expect(!result.standardError.contains("did you mean"))
+    }
+}
+
+/// The suggestion's work stays small with many long, alike stream names (its own daemon, so the other
+/// tests' listings stay short).
+@Suite struct ManyStreamSuggestionTests {
+    @Test func twoThousandLongAlikeNamesStillGiveTheClosestQuickly() async throws {
+        let fixture = try DaemonFixture()
+        let prefix = String(repeating: "tenant.region.service.", count: 8)  // 176 characters shared by every name
+        let connection = try await StreamConnection.connect(socketPath: fixture.socket)
+        for index in 0..<2_000 {
+            _ = try await connection.createStream(prefix + "stream-\(100_000 + index)")
+        }
+        connection.close()
+        let typed = prefix + "strema-101324"
+        let started = Date()
+        let result = try Ctl(socket: fixture.socket).run("info", typed, "--json")
+        let seconds = Date().timeIntervalSince(started)
+        #expect(result.status == 1, "\(result)")
+        let suggestions = try JSONValue.parse(result.standardError)["error"]?["suggestions"]?.array?.compactMap(\.string) ?? []
+        #expect(suggestions.first == prefix + "stream-101324", "\(suggestions)")
+        #expect(suggestions.count == 3)
+        #expect(seconds < 10, "listing 2000 streams and ranking their names took \(seconds) s")
+        print("ManyStreamSuggestionTests: streamctl info with a suggestion among 2000 names of 189 characters took \(String(format: "%.2f", seconds)) s")
     }
 }
