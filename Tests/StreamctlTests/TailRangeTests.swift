@@ -72,4 +72,18 @@ import Testing
         #expect(result.status == 0, "\(result)")
         #expect(result.lines == ["old"])
     }
+
+    @Test func withFollowUntilAlsoStopsOnceTheTimeHasPassedOnAQuietStream() throws {
+        let ctl = try Ctl(Self.shared)
+        let stream = uniqueStream("tail-until-quiet")
+        try ctl.succeed("publish", stream, "only")
+        let started = Date()
+        let follower = try ctl.start("tail", stream, "--follow", "--until", "@\(Int(Date().timeIntervalSince1970) + 1)")
+        let result = follower.finish(timeout: 20)
+        let seconds = Date().timeIntervalSince(started)
+        #expect(result.status == 0, "\(result)")
+        #expect(result.lines == ["only"])
+        // TIME is at most a second ahead, tail stops a second after it: well under the 20 s the follower would wait.
+        #expect(seconds < 10, "tail --follow --until took \(seconds) s to stop on a quiet stream")
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StreamClient
 import StreamProtocol
 
@@ -33,7 +34,7 @@ struct TailCommand: AsyncParsableCommand {
     var since: String?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Stop at the first event after TIME (not printed), in the forms --since takes; with --follow, tail waits for that event.",
+        "Stop at the first event after TIME (not printed), in the forms --since takes; with --follow, also once TIME is a second past.",
         valueName: "time"))
     var until: String?
 
@@ -71,10 +72,28 @@ struct TailCommand: AsyncParsableCommand {
             if follow {
                 // Resuming: when the daemon restarts, the follower reconnects and goes on after the last event it
                 // printed, with no gap and no duplicate.
-                try await print(connection.events(in: stream, from: start, resume: true), until: end)
+                let events = connection.events(in: stream, from: start, resume: true)
+                if let end { try await follow(events, until: end) } else { try await print(events, until: nil) }
             } else {
                 try await print(connection.history(of: stream, from: start), until: end)
             }
+        }
+    }
+
+    /// With `--follow --until`: prints `events` as `print` does, and also stops once this machine's clock
+    /// (the daemon's, which stamps the events) is a second past `end`, so a quiet stream does not keep tail
+    /// waiting for an event after TIME. The second is for events stamped just before `end` and still on
+    /// their way.
+    private func follow(_ events: AsyncThrowingStream<ReceivedEvent, any Error>, until end: Int64) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await print(events, until: end) }
+            group.addTask {
+                let now = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
+                try await Task.sleep(for: .microseconds(max(0, end - now) + 1_000_000))
+            }
+            // The first to finish ends both; cancelling the printer unsubscribes.
+            try await group.next()
+            group.cancelAll()
         }
     }
 
