@@ -1,7 +1,7 @@
 import Foundation
 import StreamdTestSupport
 
-/// Runs the built `streamctl` on a real pseudo-terminal (python3's `pty` module), so standard input,
+/// Runs the built `streamctl` on a real pseudo-terminal (python3's `pty` module; stateless), so standard input,
 /// output and error are a terminal as they are for a person, and answers its `[y/N]` question.
 enum Terminal {
     /// The driver: forks the command on a new pseudo-terminal, writes ANSWER and a newline once the
