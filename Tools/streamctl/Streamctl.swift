@@ -13,7 +13,7 @@ struct Streamctl: AsyncParsableCommand {
             rules as streamd). Start the daemon with `swift run streamd`.
 
             Every verb takes --json to print one JSON document on standard output (its JSON Schema is \
-            schemas/streamctl.schema.json); errors always go to standard error.
+            schemas/streamctl.schema.json); errors always go to standard error, with --json as one JSON document.
 
             Exit status: 0 on success, 64 on bad usage, 1 on failure (including a verify that finds problems).
             """,

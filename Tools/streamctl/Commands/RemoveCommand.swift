@@ -6,7 +6,12 @@ import StreamProtocol
 struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
-        abstract: "Delete a stream and all its events; its subscribers are told. A new stream of that name starts at sequence 1.")
+        abstract: "Delete a stream and all its events; its subscribers are told. A new stream of that name starts at sequence 1.",
+        discussion: """
+            On a terminal, rm first shows what it will delete and asks; only y or yes deletes (anything else \
+            exits 1 and deletes nothing). --force deletes without asking. When standard input is not a terminal \
+            (a script, a pipe) nobody can answer, so rm deletes without asking, as it always did.
+            """)
 
     @OptionGroup var global: GlobalOptions
     @ParentCommand var root: Streamctl
@@ -16,6 +21,9 @@ struct RemoveCommand: AsyncParsableCommand {
 
     @Argument(help: "The stream.")
     var stream: String
+
+    @Flag(name: [.short, .long], help: "Delete without asking, even on a terminal.")
+    var force = false
 
     struct Summary: Encodable {
         var stream: String
@@ -30,6 +38,13 @@ struct RemoveCommand: AsyncParsableCommand {
         try await Daemon.run(options) { connection in
             // Deleting is how a damaged stream is got rid of, so an unreadable info must not stop it.
             let info = try await TruncateCommand.infoIfReadable(stream, connection)
+            if !force, Confirmation.inputIsTerminal {
+                let holding = info.map { "\(Formatting.count($0.count, "event")), \(Formatting.bytes($0.storedBytes)) stored" }
+                    ?? "its event count could not be read: the daemon reports its storage as damaged"
+                guard Confirmation.ask("Delete stream \(stream) (\(holding)) and all its events? This cannot be undone.") else {
+                    throw CtlFailure("\(stream) was not deleted: the answer was not y or yes (give --force to delete without asking).", code: "aborted")
+                }
+            }
             do {
                 try await connection.deleteStream(stream)
             } catch let error as StreamClientError {

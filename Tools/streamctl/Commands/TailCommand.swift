@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import StreamClient
 import StreamProtocol
 
@@ -25,16 +26,17 @@ struct TailCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Start at the first retained event.")
     var all = false
 
-    @Option(name: .long, help: ArgumentHelp("Start at the last N events (default 10).", valueName: "N"))
-    var last: UInt64?
-
-    @Option(name: .customLong("from-seq"), help: ArgumentHelp("Start at sequence S (inclusive).", valueName: "S"))
-    var fromSequence: UInt64?
+    @OptionGroup var range: RangeOptions
 
     @Option(name: .long, help: ArgumentHelp(
         "Start at the first event at or after TIME: ISO-8601 (2026-11-21T17:40:00Z), a time ago (30s, 10m, 2h, 1d) or @SECONDS since the Unix epoch (a bare number is refused).",
         valueName: "time"))
     var since: String?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "Stop at the first event after TIME (not printed), in the forms --since takes; with --follow, also once TIME is a second past.",
+        valueName: "time"))
+    var until: String?
 
     @Flag(name: [.short, .long], help: "Keep printing new events as they are published, until interrupted; survives a daemon restart (it reconnects for about half a minute and goes on after the last event printed).")
     var follow = false
@@ -52,35 +54,58 @@ struct TailCommand: AsyncParsableCommand {
 
     func validate() throws {
         try Daemon.validate(name: stream)
-        let starts = [all, last != nil, fromSequence != nil, since != nil].filter { $0 }.count
-        guard starts <= 1 else { throw ValidationError("give at most one of --all, --last, --from-seq and --since.") }
+        let starts = [all, range.last != nil, range.fromSequence != nil, since != nil].filter { $0 }.count
+        guard starts <= 1 else { throw ValidationError("give at most one of --all, --last (-n), --from-seq and --since.") }
         if options.json, ndjson { throw ValidationError("--json and --ndjson exclude each other.") }
         if options.json, follow {
             throw ValidationError("--json prints one document when the events run out, which --follow never does; use --ndjson with --follow.")
         }
         if limit == 0 { throw ValidationError("--limit must be at least 1.") }
         if let since { _ = try Parsing.time(since, option: "--since") }
+        if let until { _ = try Parsing.time(until, option: "--until") }
     }
 
     func run() async throws {
         let start = try startPosition()
+        let end = try until.map { try Parsing.time($0, option: "--until") }
         try await Daemon.run(options) { connection in
             if follow {
                 // Resuming: when the daemon restarts, the follower reconnects and goes on after the last event it
                 // printed, with no gap and no duplicate.
-                try await print(connection.events(in: stream, from: start, resume: true))
+                let events = connection.events(in: stream, from: start, resume: true)
+                if let end { try await follow(events, until: end) } else { try await print(events, until: nil) }
             } else {
-                try await print(connection.history(of: stream, from: start))
+                try await print(connection.history(of: stream, from: start), until: end)
             }
         }
     }
 
-    /// Prints `events` as the flags say, until they end or `--limit` is reached.
-    private func print<Events: AsyncSequence>(_ events: Events) async throws where Events.Element == ReceivedEvent {
+    /// With `--follow --until`: prints `events` as `print` does, and also stops once this machine's clock
+    /// (the daemon's, which stamps the events) is a second past `end`, so a quiet stream does not keep tail
+    /// waiting for an event after TIME. The second is for events stamped just before `end` and still on
+    /// their way.
+    private func follow(_ events: AsyncThrowingStream<ReceivedEvent, any Error>, until end: Int64) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await print(events, until: end) }
+            group.addTask {
+                let now = Int64((Date().timeIntervalSince1970 * 1_000_000).rounded())
+                try await Task.sleep(for: .microseconds(max(0, end - now) + 1_000_000))
+            }
+            // The first to finish ends both; cancelling the printer unsubscribes.
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+
+    /// Prints `events` as the flags say, until they end, `--limit` is reached, or an event comes after
+    /// `--to-seq` or after `end` (microseconds since the epoch, from `--until`).
+    private func print<Events: AsyncSequence>(_ events: Events, until end: Int64?) async throws where Events.Element == ReceivedEvent {
         let buffer = OutputBuffer()
         var collected: [EventRecord] = []
         var printed: UInt64 = 0
         for try await event in events {
+            if range.isPastEnd(event.sequence) { break }
+            if let end, event.timestamp > end { break }
             if options.json {
                 collected.append(EventRecord(event))
             } else if ndjson {
@@ -92,6 +117,7 @@ struct TailCommand: AsyncParsableCommand {
             if follow { try buffer.flush() }
             printed += 1
             if let limit, printed >= limit { break }
+            if let last = range.toSequence, event.sequence >= last { break }
         }
         try buffer.flush()
         if options.json { try Output.json(Document(stream: stream, events: collected)) }
@@ -99,8 +125,8 @@ struct TailCommand: AsyncParsableCommand {
 
     private func startPosition() throws -> StartPosition {
         if all { return .all }
-        if let fromSequence { return .fromSequence(fromSequence) }
+        if let fromSequence = range.fromSequence { return .fromSequence(fromSequence) }
         if let since { return .since(microseconds: try Parsing.time(since, option: "--since")) }
-        return .last(last ?? 10)
+        return .last(range.last ?? 10)
     }
 }

@@ -73,8 +73,7 @@ struct VerifyCommand: AsyncParsableCommand {
             }
         }
         if !report.ok {
-            Output.error("streamctl: verify found \(report.problems.count) problem\(report.problems.count == 1 ? "" : "s").")
-            throw ExitCode.failure
+            throw CtlFailure("verify found \(Formatting.count(UInt64(report.problems.count), "problem")).", code: "verify_problems")
         }
     }
 

@@ -19,6 +19,18 @@ enum Formatting {
             + "T\(digits(Int(parts.tm_hour), 2)):\(digits(Int(parts.tm_min), 2)):\(digits(Int(parts.tm_sec), 2)).\(digits(Int(fraction), 6))Z"
     }
 
+    /// How long ago `microseconds` (since the epoch) was, as of `now`: `just now` (under a second, or a
+    /// moment ahead of this machine's clock), `42 s ago`, `5 min ago`, `3 h ago` (up to 48 hours), `12 d ago`.
+    static func ago(_ microseconds: Int64, now: Date = Date()) -> String {
+        let seconds = (now.timeIntervalSince1970 * 1_000_000 - Double(microseconds)) / 1_000_000
+        guard seconds >= 1 else { return "just now" }
+        let whole = Int64(seconds)
+        if whole < 60 { return "\(whole) s ago" }
+        if whole < 3_600 { return "\(whole / 60) min ago" }
+        if whole < 48 * 3_600 { return "\(whole / 3_600) h ago" }
+        return "\(whole / 86_400) d ago"
+    }
+
     /// A byte count in binary units: `512 B`, `1.5 KiB`, `20.0 MiB`.
     static func bytes(_ count: UInt64) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]

@@ -1,7 +1,8 @@
 import ArgumentParser
 import StreamProtocol
 
-/// Which events of a stream `replay` and `export` take.
+/// Which events of a stream `tail`, `replay` and `export` take, by sequence (`--from-seq`, `--to-seq`) or
+/// count (`--last`, `-n`). A plain value.
 struct RangeOptions: ParsableArguments {
     @Option(name: .customLong("from-seq"), help: ArgumentHelp("Start at sequence S (inclusive).", valueName: "S"))
     var fromSequence: UInt64?
@@ -9,7 +10,7 @@ struct RangeOptions: ParsableArguments {
     @Option(name: .customLong("to-seq"), help: ArgumentHelp("End at sequence E (inclusive).", valueName: "E"))
     var toSequence: UInt64?
 
-    @Option(name: .long, help: ArgumentHelp("Only the last N events.", valueName: "N"))
+    @Option(name: [.customShort("n"), .long], help: ArgumentHelp("Only the last N events (tail's default: 10).", valueName: "N"))
     var last: UInt64?
 
     func validate() throws {
