@@ -82,6 +82,32 @@ struct DaemonLogTests {
         #expect(drops.compactMap { $0["events"] as? Int }.reduce(0, +) == 2, "4 events in a stream of capacity 2: 2 dropped, counted per commit")
     }
 
+    @Test func aSubscriberThatFallsBehindToTheDiskIsLoggedAtNoticeWithWhoItIs() throws {
+        let directory = try ShortTemporaryDirectory()
+        let daemon = try DaemonProcess.serving(directory, extra: ["--log-format", "json"])
+        let subscriber = try SocketClient.connected(to: directory.socket)
+        let publisher = try SocketClient.connected(to: directory.socket)
+        try publisher.publish([0], to: "fast")
+        // Live events are buffered for a subscription that keeps up, at most 1024: a commit of 1100
+        // overflows the buffer, and the subscription goes over to reading the disk.
+        guard case .subscribed = try subscriber.request(.subscribe(.init(subscriptionID: 7, stream: "fast", start: .newOnly, credit: 1_000_000))) else {
+            throw TestFailure("not subscribed")
+        }
+        // A batch that commits before the subscription takes live events is read from the disk, after
+        // which it does: the next batch overflows its buffer.
+        var batches = 0
+        repeat {
+            _ = try publisher.request(.publishBatch(.init(stream: "fast", entries: (0..<1100).map { _ in .init(payload: [1]) })))
+            batches += 1
+        } while !pollUntil(timeout: .seconds(1), { daemon.standardError.contains("fell behind") }) && batches < 10
+        #expect(daemon.standardError.contains("fell behind"))
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let line = try #require(entries(try entries(daemon.standardError), message: "a subscriber fell behind").first)
+        #expect(line["level"] as? String == "notice" && line["stream"] as? String == "fast" && line["subscription"] as? Int == 7)
+        #expect(line["pid"] as? Int == Int(getpid()) && line["uid"] as? Int == Int(getuid()) && (line["next-sequence"] as? Int ?? 0) >= 2)
+    }
+
     @Test func byDefaultTheLogIsTextAndSaysNothingPerConnection() throws {
         let directory = try ShortTemporaryDirectory()
         let daemon = try DaemonProcess.serving(directory)
