@@ -108,6 +108,24 @@ struct DaemonLogTests {
         #expect(line["pid"] as? Int == Int(getpid()) && line["uid"] as? Int == Int(getuid()) && (line["next-sequence"] as? Int ?? 0) >= 2)
     }
 
+    @Test func checkpointsAreLoggedAtDebugWithTheirDurationAndPages() throws {
+        let directory = try ShortTemporaryDirectory()
+        let daemon = try DaemonProcess.serving(directory, extra: ["--log-format", "json", "--log-level", "debug"])
+        let client = try SocketClient.connected(to: directory.socket)
+        // A cycle starts when the WAL holds 1000 pages: 6 MiB that zlib cannot shrink is more.
+        var generator = SeededGenerator(seed: 42)
+        for _ in 0..<6 {
+            let entries = (0..<16).map { _ in ClientMessage.PublishBatch.Entry(payload: (0..<65_536).map { _ in UInt8.random(in: 0...255, using: &generator) }) }
+            _ = try client.request(.publishBatch(.init(stream: "bulk", entries: entries)))
+        }
+        #expect(pollUntil { daemon.standardError.contains(#""message":"checkpoint""#) })
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+        let line = try #require(entries(try entries(daemon.standardError), message: "checkpoint").first)
+        #expect(line["level"] as? String == "debug" && line["duration-ms"] is Int && line["reached-end"] is Bool)
+        #expect((line["wal-pages"] as? Int ?? 0) >= 1000 && (line["copied-pages"] as? Int ?? 0) > 0, "\(line)")
+    }
+
     @Test func byDefaultTheLogIsTextAndSaysNothingPerConnection() throws {
         let directory = try ShortTemporaryDirectory()
         let daemon = try DaemonProcess.serving(directory)
