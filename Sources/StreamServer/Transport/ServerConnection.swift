@@ -20,6 +20,7 @@ final class ServerConnection: Sendable {
     private let draining = Atomic<Bool>(false)
     /// Where a refusal for a limit is logged (once).
     private let refusals: RefusalLog
+    /// Whether the refusal or the protocol error that closed the connection was logged.
     private let refusalLogged = Atomic<Bool>(false)
     /// The connection's number in the daemon's log, from 1.
     let number: Int
