@@ -125,7 +125,7 @@ public final class StreamServer: Service, Sendable {
             channel.close(promise: nil)
         }
         retention.cancel()
-        logger.info("streamd is shutting down", metadata: ["connections": "\(connectionCount)"])
+        logger.info("streamd is shutting down", metadata: ["connections": .stringConvertible(connectionCount)])
         await drainConnections()
         serving.hub.log.close()
         if unlink(configuration.socketPath) != 0, errno != ENOENT {
