@@ -3,7 +3,8 @@ extension LogWriter {
     /// deletes the blocks that fall wholly before it. Runs inside the caller's transaction.
     func applyRetention(_ state: inout StreamState, now: Int64) throws {
         let before = state.firstSequence
-        var limits: [RetentionDrop.Limit] = []
+        // Which limits removed events, as flags: no array is built unless a drop is reported.
+        var byCapacity = false, byAge = false, byBytes = false
         var first = state.firstSequence
         // Capacity counts values: a stream's terminal event (always its last) is kept besides them, so a
         // replay-last stream that completed still replays its last value, then the completion.
@@ -11,23 +12,24 @@ extension LogWriter {
             let kept = capacity + (state.terminal != 0 ? 1 : 0)
             if state.lastSequence >= kept, state.lastSequence - kept + 1 > before {
                 first = state.lastSequence - kept + 1
-                limits.append(.capacity)
+                byCapacity = true
             }
         }
         if let maxAge = state.policy.maxAgeMicroseconds {
             let cutoff = now - maxAge
             let fresh = try BlockStore.firstSequence(
                 streamID: state.id, atOrAfter: cutoff, lastSequence: state.lastSequence, decoder: decoder, on: connection)
-            if fresh > before { limits.append(.maxAge) }
+            byAge = fresh > before
             first = max(first, fresh)
         }
         try moveFirst(&state, to: first)
         if let maxBytes = state.policy.maxBytes, state.storedBytes > maxBytes {
             let trimmedFrom = state.firstSequence
             try trimBytes(&state, to: maxBytes)
-            if state.firstSequence > trimmedFrom { limits.append(.maxBytes) }
+            byBytes = state.firstSequence > trimmedFrom
         }
         if state.firstSequence > before, options.retentionObserver != nil {
+            let limits = [(byCapacity, RetentionDrop.Limit.capacity), (byAge, .maxAge), (byBytes, .maxBytes)].filter(\.0).map(\.1)
             droppedByRetention.append(RetentionDrop(
                 stream: state.name, events: state.firstSequence - before, firstSequence: state.firstSequence, limits: limits))
         }
