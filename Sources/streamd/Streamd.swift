@@ -46,6 +46,11 @@ struct Streamd: AsyncParsableCommand {
         valueName: "level"))
     var logLevel: String?
 
+    @Option(name: .customLong("log-format"), help: ArgumentHelp(
+        "text, or json for one JSON object per line for journald or Loki (env STREAMD_LOG_FORMAT, default text).",
+        valueName: "text|json"))
+    var logFormat: String?
+
     @Option(name: .customLong("socket-mode"), help: ArgumentHelp(
         "The socket file's permissions in octal; 600 lets only this user connect.",
         valueName: "octal"))
@@ -88,6 +93,7 @@ struct Streamd: AsyncParsableCommand {
             throw ValidationError("--log-level must be one of trace, debug, info, notice, warning, error, critical (got \"\(levelName)\").")
         }
         level = parsedLevel
+        let format = try LogFormat.parse(logFormat, environment: environment)
         guard let mode = UInt32(socketMode, radix: 8), mode <= 0o777 else {
             throw ValidationError("--socket-mode must be octal permission bits such as 600 or 660 (got \"\(socketMode)\").")
         }
@@ -100,17 +106,8 @@ struct Streamd: AsyncParsableCommand {
         let limits = try limitOptions.applied(
             to: ServerLimits(), environment: environment, descriptorLimit: descriptors?.soft ?? 1024)
 
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        format.bootstrap(level: level)
         let logger = Logger(label: "streamd")
-        logger.info("limits", metadata: [
-            "open-files": "\(descriptors.map { "\($0.soft) (hard \($0.hard))" } ?? "unknown")",
-            "max-connections": "\(limits.connections.maximumConnections)",
-            "max-connections-per-user": "\(limits.connections.maximumConnectionsPerUser)",
-        ])
         if let descriptors, limits.connections.maximumConnections > Int(clamping: descriptors.soft) - LimitOptions.reservedDescriptors {
             logger.warning("--max-connections is more than the open-file limit leaves room for; at that limit new clients are refused with an error", metadata: [
                 "open-files": "\(descriptors.soft)", "max-connections": "\(limits.connections.maximumConnections)",
@@ -126,6 +123,13 @@ struct Streamd: AsyncParsableCommand {
         configuration.limits = limits
         configuration.idleSpin = idleSpinWindow
         configuration.cpuLatencyRequest = latencyRequestWindow
+        var startup = configuration.logMetadata
+        startup["version"] = .string(StreamdVersion.current)
+        startup["pid"] = .stringConvertible(getpid())
+        startup["open-files"] = .string(descriptors.map { "\($0.soft) (hard \($0.hard))" } ?? "unknown")
+        startup["log-level"] = .string(level.rawValue)
+        startup["log-format"] = .string(format.rawValue)
+        logger.info("streamd \(StreamdVersion.current) starting", metadata: startup)
         let server = StreamServer(configuration: configuration, logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: server)],

@@ -68,6 +68,11 @@ public struct EventLogOptions: Sendable {
     /// Told, on the writer's thread, when the disk fills (the log then refuses appends but still
     /// deletes and truncates) and when it has room again. Called once per change; keep it short.
     public var storageObserver: (@Sendable (StorageCondition) -> Void)? = nil
+    /// Told, on the writer's thread after each commit, of the events each stream's retention limits
+    /// removed in it (one report per stream and commit, never per event). Keep it short.
+    public var retentionObserver: (@Sendable (RetentionDrop) -> Void)? = nil
+    /// Told, off the writer's thread, of each background checkpoint cycle.
+    public var checkpointObserver: (@Sendable (CheckpointReport) -> Void)? = nil
     /// Where commit timestamps come from; tests replace the wall clock to control time.
     var clock: @Sendable () -> Int64 = wallClockMicroseconds
 

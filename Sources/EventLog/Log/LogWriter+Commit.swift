@@ -116,6 +116,7 @@ extension LogWriter {
             // Some failures (a full disk, an I/O error) make SQLite roll the whole transaction
             // back: then the whole commit fails, with that error.
             guard connection.inTransaction else { throw error }
+            droppedByRetention.removeAll { $0.stream == state.name }
             try connection.execute("ROLLBACK TO stream_writes")
             try connection.execute("RELEASE stream_writes")
             streams[slot].failure = (error as? EventLogError ?? EventLogError(.io, "\(error)")).naming(stream: state.name)

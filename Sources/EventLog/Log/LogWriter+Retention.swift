@@ -2,21 +2,36 @@ extension LogWriter {
     /// Moves the stream's first retained sequence forward as its capacity, age and byte limits say, and
     /// deletes the blocks that fall wholly before it. Runs inside the caller's transaction.
     func applyRetention(_ state: inout StreamState, now: Int64) throws {
+        let before = state.firstSequence
+        // Which limits removed events, as flags: no array is built unless a drop is reported.
+        var byCapacity = false, byAge = false, byBytes = false
         var first = state.firstSequence
         // Capacity counts values: a stream's terminal event (always its last) is kept besides them, so a
         // replay-last stream that completed still replays its last value, then the completion.
         if let capacity = state.policy.capacity.limit {
             let kept = capacity + (state.terminal != 0 ? 1 : 0)
-            if state.lastSequence >= kept { first = max(first, state.lastSequence - kept + 1) }
+            if state.lastSequence >= kept, state.lastSequence - kept + 1 > before {
+                first = state.lastSequence - kept + 1
+                byCapacity = true
+            }
         }
         if let maxAge = state.policy.maxAgeMicroseconds {
             let cutoff = now - maxAge
-            first = max(first, try BlockStore.firstSequence(
-                streamID: state.id, atOrAfter: cutoff, lastSequence: state.lastSequence, decoder: decoder, on: connection))
+            let fresh = try BlockStore.firstSequence(
+                streamID: state.id, atOrAfter: cutoff, lastSequence: state.lastSequence, decoder: decoder, on: connection)
+            byAge = fresh > before
+            first = max(first, fresh)
         }
         try moveFirst(&state, to: first)
         if let maxBytes = state.policy.maxBytes, state.storedBytes > maxBytes {
+            let trimmedFrom = state.firstSequence
             try trimBytes(&state, to: maxBytes)
+            byBytes = state.firstSequence > trimmedFrom
+        }
+        if state.firstSequence > before, options.retentionObserver != nil {
+            let limits = [(byCapacity, RetentionDrop.Limit.capacity), (byAge, .maxAge), (byBytes, .maxBytes)].filter(\.0).map(\.1)
+            droppedByRetention.append(RetentionDrop(
+                stream: state.name, events: state.firstSequence - before, firstSequence: state.firstSequence, limits: limits))
         }
     }
 

@@ -22,6 +22,9 @@ final class LogWriter {
     var marks: StreamMarks?
     /// The full-disk state and its reserve; nil when the log keeps no reserve.
     var fullDisk: FullDiskGuard?
+    /// What retention removed in the transaction in progress, reported once it commits (only with a
+    /// `retentionObserver`).
+    var droppedByRetention: [RetentionDrop] = []
 
     init(connection: SQLiteConnection, options: EventLogOptions, observers: AppendObservers) throws(EventLogError) {
         self.connection = connection
@@ -84,12 +87,22 @@ final class LogWriter {
             let result = try body()
             try connection.statement("COMMIT").run()
             dataVersion = version
+            reportRetention()
             return result
         } catch {
             if connection.inTransaction { try? connection.execute("ROLLBACK") }
+            droppedByRetention.removeAll()
             forgetAll()
             throw error as? EventLogError ?? EventLogError(.io, "\(error)", path: connection.path)
         }
+    }
+
+    /// Tells the retention observer what the transaction just committed removed.
+    private func reportRetention() {
+        guard !droppedByRetention.isEmpty else { return }
+        let drops = droppedByRetention
+        droppedByRetention.removeAll(keepingCapacity: true)
+        if let observer = options.retentionObserver { for drop in drops { observer(drop) } }
     }
 
     /// The stream's cached catalog state, loaded on first use.

@@ -45,6 +45,10 @@ final class BackgroundCheckpointer: Sendable {
     /// instead of finding SQLite's checkpoint lock taken and copying nothing. Holds the background
     /// connection, which `stop` closes (nil from then on).
     private let passing: Mutex<SQLiteConnection?>
+    /// Told of each cycle, off the writer's thread; nil: nobody asked.
+    private let observer: (@Sendable (CheckpointReport) -> Void)?
+    /// When the cycle in progress began its first pass.
+    private let cycleStarted = Mutex<ContinuousClock.Instant?>(nil)
 
     /// What the checkpointer has done so far.
     struct Counters: Equatable {
@@ -65,6 +69,7 @@ final class BackgroundCheckpointer: Sendable {
         pages = max(1, options.checkpointPages)
         nextCycleAt = Atomic(pages)
         self.holdingCommits = holdingCommits
+        observer = options.checkpointObserver
         passing = Mutex(try SQLiteConnection(
             path: path, readOnly: false, create: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
             exclusiveToProcess: options.exclusiveToProcess,
@@ -116,6 +121,7 @@ final class BackgroundCheckpointer: Sendable {
         while true {
             wake.wait()
             if stopped.load(ordering: .acquiring) { break }
+            if observer != nil { cycleStarted.withLock { $0 = .now } }
             // A failed pass (the database busy with another checkpoint, say) leaves the frames for the next.
             passing.withLock { connection in _ = try? connection?.execute("PRAGMA wal_checkpoint(PASSIVE)") }
             if !holdingCommits({ [self] in finishCycle() }) {
@@ -142,6 +148,12 @@ final class BackgroundCheckpointer: Sendable {
             if toTheEnd { $0.cyclesToTheEnd += 1 }
         }
         cycleRequested.store(false, ordering: .releasing)
+        if let observer, let started = cycleStarted.withLock({ $0 }) {
+            let report = CheckpointReport(
+                duration: started.duration(to: .now), walPages: Int(walPages), copiedPages: Int(copied), reachedEnd: toTheEnd)
+            // Commits are held here: the observer runs elsewhere.
+            DispatchQueue.global().async { observer(report) }
+        }
     }
 }
 

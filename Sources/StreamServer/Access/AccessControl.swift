@@ -87,7 +87,8 @@ public final class AccessControl: Sendable {
 
     private static func metadata(_ identity: AccessIdentity, operation: String, stream: String?) -> Logger.Metadata {
         var metadata: Logger.Metadata = [
-            "uid": "\(identity.uid)", "user": "\(identity.userName ?? AccessIdentity.userName(of: identity.uid) ?? "?")", "pid": "\(identity.pid)", "operation": "\(operation)",
+            "uid": .stringConvertible(identity.uid), "user": "\(identity.userName ?? AccessIdentity.userName(of: identity.uid) ?? "?")",
+            "pid": .stringConvertible(identity.pid), "operation": "\(operation)",
         ]
         if let stream { metadata["stream"] = "\(stream)" }
         return metadata

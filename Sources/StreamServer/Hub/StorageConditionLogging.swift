@@ -11,9 +11,9 @@ enum StorageConditionLogging {
     static func observer(_ logger: Logger) -> @Sendable (StorageCondition) -> Void {
         { condition in
             let metadata: Logger.Metadata = [
-                "db": "\(condition.path)", "free-bytes": "\(condition.freeBytes)",
-                "database-bytes": "\(condition.databaseBytes)", "reusable-bytes": "\(condition.reusableBytes)",
-                "reserve-bytes": "\(condition.reserveBytes)",
+                "db": "\(condition.path)", "free-bytes": .stringConvertible(condition.freeBytes),
+                "database-bytes": .stringConvertible(condition.databaseBytes), "reusable-bytes": .stringConvertible(condition.reusableBytes),
+                "reserve-bytes": .stringConvertible(condition.reserveBytes),
             ]
             if condition.isFull {
                 logger.warning("\(condition.description)", metadata: metadata)

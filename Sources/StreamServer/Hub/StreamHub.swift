@@ -1,3 +1,4 @@
+import Logging
 import Dispatch
 import EventLog
 import StreamProtocol
@@ -29,9 +30,12 @@ public final class StreamHub: Sendable {
     public let partialFrameBytes: ByteBudget
     let streams = Mutex<[String: StreamEntry]>([:])
     private let subscriptions = Mutex<[String: [ObjectIdentifier: Subscription]]>([:])
+    /// Where subscribers falling behind are logged.
+    let subscriberLog: SubscriberLog
 
-    /// A hub serving `log` under `limits`, announcing itself as `serverName`.
-    public init(log: EventLog, limits: ServerLimits = ServerLimits(), serverName: String = "streamd") {
+    /// A hub serving `log` under `limits`, announcing itself as `serverName`, logging to `logger`.
+    public init(log: EventLog, limits: ServerLimits = ServerLimits(), serverName: String = "streamd", logger: Logger = Logger(label: "streamd")) {
+        subscriberLog = SubscriberLog(logger: logger)
         self.log = log
         self.limits = limits
         self.serverName = serverName

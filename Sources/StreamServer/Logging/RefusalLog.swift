@@ -20,7 +20,7 @@ final class RefusalLog: Sendable {
     func refused(_ reason: String, peer: PeerCredentials?) {
         guard let leftOut = limit.admit() else { return }
         var metadata: Logger.Metadata = [
-            "uid": "\(peer.map { String($0.uid) } ?? "unknown")", "pid": "\(peer.map { String($0.pid) } ?? "unknown")",
+            "uid": peer.map { .stringConvertible($0.uid) } ?? "unknown", "pid": peer.map { .stringConvertible($0.pid) } ?? "unknown",
             "reason": "\(reason)",
         ]
         if leftOut > 0 { metadata["refusals-not-logged"] = "\(leftOut)" }

@@ -22,6 +22,8 @@ struct ConnectionDeadlines: Sendable {
     private var lastActive: UInt64
     /// When the unfinished frame being watched began, and how many frames had been decoded then.
     private var frameStarted: (at: UInt64, framesDecoded: Int)?
+    /// Which limit the last `.close` verdict was for (for the daemon's log).
+    private(set) var expired: ConnectionEnd?
 
     /// Deadlines for a connection opened at `now`.
     init(limits: ConnectionLimits, now: UInt64) {
@@ -45,6 +47,7 @@ struct ConnectionDeadlines: Sendable {
     mutating func check(now: UInt64, progress: ConnectionSession.InboundProgress, busy: Bool, held: Bool) -> Verdict {
         if !progress.greeted {
             if elapsed(since: opened, now) > limits.handshakeTimeout {
+                expired = .handshakeTimeout
                 return .close("no HELLO arrived within \(Self.seconds(limits.handshakeTimeout)) of connecting; the connection is closed. Send HELLO as the first frame right after connecting.")
             }
         }
@@ -54,9 +57,11 @@ struct ConnectionDeadlines: Sendable {
         } else if frameStarted == nil || frameStarted?.framesDecoded != progress.framesDecoded {
             frameStarted = (now, progress.framesDecoded)
         } else if let started = frameStarted, elapsed(since: started.at, now) > limits.frameTimeout {
+            expired = .frameTimeout
             return .close("a frame did not arrive whole within \(Self.seconds(limits.frameTimeout)) (\(progress.bufferedBytes) bytes of it came); the connection is closed. Send each frame whole and promptly.")
         }
         if progress.greeted, !busy, limits.idleTimeout > .zero, elapsed(since: lastActive, now) > limits.idleTimeout {
+            expired = .idleTimeout
             return .close("the connection sent nothing and had nothing in progress for \(Self.seconds(limits.idleTimeout)); the connection is closed. Reconnect when there is work to do.")
         }
         return .keep

@@ -98,6 +98,16 @@ extension ConnectionSession {
         }
     }
 
+    /// Audits a publish by a client that may do everything (the daemon's own user, root) that is about
+    /// to create its stream, as `refuseIfNotAllowed` does for the others: `streamctl import` and
+    /// `replay --to` into a new stream, say. Costs a lookup of a known stream otherwise.
+    func auditIfPublishCreates(_ step: Step) {
+        guard let access, access.isUnrestricted, case let .publishing(stream, _) = Self.need(of: step),
+            !hub.isKnownToExist(stream), (try? StreamName.validate(stream)) != nil, !streamExists(stream)
+        else { return }
+        access.control.auditChange(access.identity, operation: "create", stream: stream, detail: "by publishing to the missing stream")
+    }
+
     /// Logs an administrative change the client made (for every client, the daemon's own user included).
     func auditChange(_ operation: String, stream: String?, detail: String? = nil) {
         guard let access else { return }

@@ -50,11 +50,11 @@ extension ConnectionSession {
             return nil
         case let .createStream(name, policy):
             let info = try hub.createStream(name, policy: policy)
-            auditChange("create", stream: name)
+            auditChange("create", stream: name, detail: policy.auditDetail)
             return .streamInfo(info)
         case let .configureStream(name, policy):
             let info = try hub.configureStream(name, policy: policy)
-            auditChange("config", stream: name)
+            auditChange("config", stream: name, detail: policy.auditDetail)
             return .streamInfo(info)
         case let .getStreamInfo(name):
             return .streamInfo(try hub.streamInfo(name))
@@ -144,7 +144,7 @@ extension ConnectionSession {
     private func subscribe(_ request: ClientMessage.Subscribe, requestID: UInt32) throws {
         if let refusal = reserveSubscription(request.subscriptionID) { throw refusal }
         let subscription = Subscription(
-            id: request.subscriptionID, requestID: requestID, stream: request.stream, hub: hub,
+            id: request.subscriptionID, requestID: requestID, stream: request.stream, hub: hub, owner: access?.identity,
             send: { [weak self] message, requestID in self?.send(message, requestID: requestID) },
             sendFrame: { [weak self] frame in self?.write(frame) },
             canSend: { [weak self] in self?.isOutputWritable ?? false },

@@ -17,6 +17,9 @@ extension ConnectionSession {
     /// Why a limit closed the session, if one did (for the daemon's log).
     var refusal: String? { inbound.withLock { $0.refusal } }
 
+    /// The `ERROR` a protocol error closed the session with, if one did (for the daemon's log).
+    var protocolFailure: (code: ErrorCode, message: String)? { inbound.withLock { $0.protocolFailure } }
+
     /// Whether a request is still being answered: a subscription is live or publishes await their commit.
     var hasWorkInProgress: Bool { subscriptionCount > 0 || !pipelinedReplies.isIdle }
 

@@ -24,6 +24,7 @@ extension ConnectionSession {
                 pipelinedReplies.waitUntilAnswered()
                 if refuseIfNotAllowed(step) { continue }
             }
+            auditIfPublishCreates(step)
             if runPipelined(step) { continue }
             // Anything else is answered after the pipelined publishes before it.
             pipelinedReplies.waitUntilAnswered()

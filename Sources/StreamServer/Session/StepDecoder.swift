@@ -23,6 +23,9 @@ struct StepDecoder: Sendable {
     private(set) var framesDecoded = 0
     /// Why the connection was refused, when a limit closed it.
     private(set) var refusal: String?
+    /// The `ERROR` that closed the connection for a protocol error (bytes that are not the protocol,
+    /// a handshake gone wrong), for the daemon's log.
+    private(set) var protocolFailure: (code: ErrorCode, message: String)?
 
     init(frames: FrameDecoder, connection: ConnectionState, maximumEventBytes: Int, budget: ByteBudget? = nil) {
         self.frames = frames
@@ -133,14 +136,16 @@ struct StepDecoder: Sendable {
         return "this connection's unfinished frame (\(frames.bufferedByteCount) bytes received so far) would take the bytes that all connections together may buffer of unfinished frames past the server's limit of \(limit) bytes; the connection is closed. Retry later, and send each frame whole and promptly."
     }
 
-    private func append(
+    private mutating func append(
         _ action: ConnectionState.Action, _ message: ClientMessage? = nil, requestID: UInt32, to steps: inout [ConnectionSession.Step]
     ) {
         switch action {
         case .dispatch: if let message { steps.append(.handle(message, requestID: requestID)) }
         case .ignore: break
         case let .reply(reply): steps.append(.send(reply, requestID: requestID))
-        case let .replyAndClose(reply): steps.append(.closeThenSend(reply, requestID: requestID))
+        case let .replyAndClose(reply):
+            if refusal == nil, case let .error(code, message) = reply { protocolFailure = (code, message) }
+            steps.append(.closeThenSend(reply, requestID: requestID))
         }
     }
 

@@ -26,6 +26,8 @@ final class Subscription: Sendable {
     let requestID: UInt32
     /// The stream followed.
     let stream: String
+    /// Who subscribed, for the log; nil when unknown (in process).
+    let owner: AccessIdentity?
 
     private let hub: StreamHub
     private let send: @Sendable (ServerMessage, UInt32) -> Void
@@ -40,7 +42,7 @@ final class Subscription: Sendable {
     private let queue: DispatchQueue
 
     init(
-        id: UInt32, requestID: UInt32, stream: String, hub: StreamHub,
+        id: UInt32, requestID: UInt32, stream: String, hub: StreamHub, owner: AccessIdentity? = nil,
         send: @escaping @Sendable (ServerMessage, UInt32) -> Void,
         sendFrame: @escaping @Sendable ([UInt8]) -> Void,
         canSend: @escaping @Sendable () -> Bool = { true },
@@ -49,6 +51,7 @@ final class Subscription: Sendable {
         self.id = id
         self.requestID = requestID
         self.stream = stream
+        self.owner = owner
         self.hub = hub
         self.send = send
         self.sendFrame = sendFrame
@@ -164,11 +167,13 @@ final class Subscription: Sendable {
     /// thread, saving a hop to its queue; one that must read the log first goes on on its queue.
     private func receiveLive(_ append: CommittedAppend) {
         let limits = hub.limits
-        let claimed = state.withLock { state in
-            guard !state.ended else { return false }
+        let (claimed, detachedAt) = state.withLock { state -> (Bool, UInt64?) in
+            guard !state.ended else { return (false, nil) }
+            let wasAttached = state.attached
             for event in append.events { state.offer(event, limits: limits) }
-            return state.claimPump()
+            return (state.claimPump(), wasAttached && !state.attached ? state.nextSequence : nil)
         }
+        if let detachedAt { hub.subscriberLog.fellBehind(self, readingFrom: detachedAt) }
         if claimed { pump(readingAllowed: false) }
     }
 

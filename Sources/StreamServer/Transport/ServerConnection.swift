@@ -20,14 +20,25 @@ final class ServerConnection: Sendable {
     private let draining = Atomic<Bool>(false)
     /// Where a refusal for a limit is logged (once).
     private let refusals: RefusalLog
+    /// Whether the refusal or the protocol error that closed the connection was logged.
     private let refusalLogged = Atomic<Bool>(false)
+    /// The connection's number in the daemon's log, from 1.
+    let number: Int
+    /// Where the connection's opening, closing and protocol error are logged.
+    private let log: ConnectionLog
+    private let openedAt = ContinuousClock.now
+    /// Why the connection ends, once known (the first reason set wins).
+    private let end = Mutex<ConnectionEnd?>(nil)
 
     /// A connection of `hub` on `channel` from `peer`, held to `access` (nil: trusted, as in tests).
     init(
         hub: StreamHub, channel: any Channel, peer: PeerCredentials?, access: AccessControl? = nil, label: String,
-        refusals: RefusalLog = RefusalLog(logger: Logger(label: "streamd"))
+        number: Int = 0, refusals: RefusalLog = RefusalLog(logger: Logger(label: "streamd")),
+        log: ConnectionLog = ConnectionLog(logger: Logger(label: "streamd"))
     ) {
         self.channel = channel
+        self.number = number
+        self.log = log
         self.peer = peer
         self.refusals = refusals
         self.queue = DispatchQueue(label: label)
@@ -36,6 +47,22 @@ final class ServerConnection: Sendable {
         let outbox = ReplyOutbox(channel: channel)
         self.outbox = outbox
         session = ConnectionSession(hub: hub, access: access.map { .of(peer, control: $0) }, output: outbox.write)
+    }
+
+    /// Logs that the connection opened; call once, with no lock held.
+    func logOpened() {
+        log.opened(number, peer: peer)
+    }
+
+    /// Notes why the connection ends, unless a reason was noted before.
+    func ends(because reason: ConnectionEnd) {
+        end.withLock { if $0 == nil { $0 = reason } }
+    }
+
+    /// Logs that the connection closed, and why; call once, when it has closed.
+    func logClosed() {
+        let reason = end.withLock { $0 } ?? .clientClosed
+        log.closed(number, peer: peer, reason: reason, duration: openedAt.duration(to: .now))
     }
 
     /// True once the server stopped taking requests from this connection.
@@ -51,10 +78,17 @@ final class ServerConnection: Sendable {
         }
     }
 
-    /// Closes the channel after every frame written so far has gone out; logs why if a limit closed it.
+    /// Closes the channel after every frame written so far has gone out; logs why if a limit or a
+    /// protocol error closed it.
     func closeAfterPendingWrites() {
-        if let refusal = session.refusal, !refusalLogged.exchange(true, ordering: .relaxed) {
-            refusals.refused(refusal, peer: peer)
+        if let refusal = session.refusal {
+            if !refusalLogged.exchange(true, ordering: .relaxed) {
+                ends(because: .limit)
+                refusals.refused(refusal, peer: peer)
+            }
+        } else if let failure = session.protocolFailure, !refusalLogged.exchange(true, ordering: .relaxed) {
+            ends(because: .protocolError)
+            log.protocolError(number, peer: peer, code: failure.code, message: failure.message)
         }
         let channel = self.channel, outbox = self.outbox
         // The frames written before this call are sent or wait in the outbox: sent first, the empty

@@ -56,6 +56,7 @@ final class SessionHandler: ChannelDuplexHandler {
         let verdict = deadlines.check(
             now: NIODeadline.now().uptimeNanoseconds, progress: connection.session.inboundProgress, busy: busy, held: held)
         guard case let .close(reason) = verdict else { return }
+        connection.ends(because: deadlines.expired ?? .limit)
         watchdog?.cancel()
         watchdog = nil
         connection.session.refuse(reason)

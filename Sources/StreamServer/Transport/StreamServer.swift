@@ -39,6 +39,8 @@ public final class StreamServer: Service, Sendable {
     private let state: Mutex<State>
     /// Refusals for limits, logged at a bounded rate.
     private let refusals: RefusalLog
+    /// Connections opened and closed (debug) and their protocol errors (warning, at a bounded rate).
+    private let connectionLog: ConnectionLog
     /// The descriptor kept to refuse clients when the process runs out.
     private let reserve = DescriptorReserve()
     /// Whether a retention pass is running (a tick finding one still running is skipped).
@@ -50,6 +52,7 @@ public final class StreamServer: Service, Sendable {
         self.logger = logger
         state = Mutex(State(counts: ConnectionCounts(limits: configuration.limits.connections)))
         refusals = RefusalLog(logger: logger)
+        connectionLog = ConnectionLog(logger: logger)
     }
 
     /// The number of open client connections.
@@ -107,12 +110,9 @@ public final class StreamServer: Service, Sendable {
         }
         defer { reloading.cancel() }
         settleStartup(.success(()))
+        // The settings are in the start-up line; this one says the socket is open, and to whom.
         logger.info("streamd is listening", metadata: [
-            "socket": "\(configuration.socketPath)", "db": "\(configuration.databasePath)",
-            "durability": "\(configuration.logOptions.durability)",
-            "socket-mode": "\(String(configuration.socketMode, radix: 8))",
-            "idle-spin": "\(configuration.idleSpin > .zero ? "\(configuration.idleSpin)" : "off")",
-            "cpu-latency-request": "\(configuration.cpuLatencyRequest > .zero ? "\(configuration.cpuLatencyRequest)" : "off")",
+            "socket": "\(configuration.socketPath)",
             "acl": "\(configuration.accessFile.map { "\($0) (\(serving.access.rules.rules.count) rules in force)" } ?? (geteuid() == 0 ? "none (only root may act)" : "none (only uid \(geteuid()) and root may act)"))",
         ])
 
@@ -124,7 +124,7 @@ public final class StreamServer: Service, Sendable {
             channel.close(promise: nil)
         }
         retention.cancel()
-        logger.info("streamd is shutting down", metadata: ["connections": "\(connectionCount)"])
+        logger.info("streamd is shutting down", metadata: ["connections": .stringConvertible(connectionCount)])
         await drainConnections()
         serving.hub.log.close()
         if unlink(configuration.socketPath) != 0, errno != ENOENT {
@@ -184,13 +184,16 @@ public final class StreamServer: Service, Sendable {
             options.exclusiveToProcess = true
             options.followsSymlinks = false
             options.storageObserver = StorageConditionLogging.observer(logger)
+            // Only when its lines are logged: a commit of a capacity-bound stream would report for nothing.
+            if logger.logLevel <= .debug { options.retentionObserver = StorageActivityLogging.retentionObserver(logger) }
+            options.checkpointObserver = StorageActivityLogging.checkpointObserver(logger)
             let log: EventLog
             do {
                 log = try EventLog(path: directory.resolvedDatabasePath, options: options)
             } catch let error as EventLogError where error.code == .busy {
                 throw StreamServerError(.databaseInUse, "another process has the database \(configuration.databasePath) open, and streamd keeps its database to itself while it runs; close that process (a program or shell reading the file), then start streamd again.")
             }
-            hub = StreamHub(log: log, limits: configuration.limits, serverName: configuration.serverName)
+            hub = StreamHub(log: log, limits: configuration.limits, serverName: configuration.serverName, logger: logger)
         } catch {
             lock.release()
             throw error
@@ -230,6 +233,7 @@ public final class StreamServer: Service, Sendable {
                     case let .accepted(accepted):
                         connection = accepted
                     }
+                    connection.logOpened()
                     // Counted out when the channel closes, even if its handlers could not be added.
                     channel.closeFuture.whenComplete { [self] _ in self.forget(connection) }
                     let handler = SessionHandler(connection: connection) { [self] closed in self.forget(closed) }
@@ -264,7 +268,7 @@ public final class StreamServer: Service, Sendable {
             state.nextConnection += 1
             let connection = ServerConnection(
                 hub: hub, channel: channel, peer: peer, access: access, label: "streamd.connection.\(state.nextConnection)",
-                refusals: refusals)
+                number: state.nextConnection, refusals: refusals, log: connectionLog)
             state.connections[ObjectIdentifier(connection)] = connection
             return .accepted(connection)
         }
@@ -272,11 +276,12 @@ public final class StreamServer: Service, Sendable {
 
     /// Forgets a closed connection and counts it out of the connection limits (once).
     private func forget(_ connection: ServerConnection) {
-        state.withLock { state in
-            if state.connections.removeValue(forKey: ObjectIdentifier(connection)) != nil {
-                state.counts.release(uid: connection.peer?.uid)
-            }
+        let forgotten = state.withLock { state in
+            guard state.connections.removeValue(forKey: ObjectIdentifier(connection)) != nil else { return false }
+            state.counts.release(uid: connection.peer?.uid)
+            return true
         }
+        if forgotten { connection.logClosed() }
     }
 
     /// Answers a client accepted on the reserve descriptor (see `DescriptorExhaustionHandler`) with
@@ -303,6 +308,7 @@ public final class StreamServer: Service, Sendable {
         await withTaskGroup(of: Void.self) { group in
             for connection in connections {
                 group.addTask {
+                    connection.ends(because: .daemonStopping)
                     connection.stopTakingRequests()
                     // A read being handed to the queue right now finishes on the loop before this.
                     try? await connection.channel.eventLoop.submit {}.get()

@@ -68,7 +68,10 @@ import Testing
             #expect(try client.publish([1], to: stream) == 1)
             guard case .ok = try client.request(.deleteStream(name: stream)) else { throw TestFailure("rm failed") }
         }
-        #expect(setup.log.all.contains("notice admin: create s900 operation=create pid=5 stream=s900 uid=900 user=streamd"))
+        #expect(setup.log.all.contains {
+            $0.hasPrefix("notice admin: create s900 detail=capacity unlimited, max-age unlimited, max-bytes unlimited, default start ")
+                && $0.hasSuffix(" operation=create pid=5 stream=s900 uid=900 user=streamd")
+        })
         #expect(setup.log.all.contains("notice admin: rm s0 operation=rm pid=6 stream=s0 uid=0 user=root"))
         _ = storage
     }
