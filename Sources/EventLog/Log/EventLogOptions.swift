@@ -68,6 +68,9 @@ public struct EventLogOptions: Sendable {
     /// Told, on the writer's thread, when the disk fills (the log then refuses appends but still
     /// deletes and truncates) and when it has room again. Called once per change; keep it short.
     public var storageObserver: (@Sendable (StorageCondition) -> Void)? = nil
+    /// How many streams get series of their own in the per-stream metrics (see `StreamLabelBound`);
+    /// later streams are summed under one. Matters only where the process bootstrapped swift-metrics.
+    public var streamMetricsLimit: Int = 100
     /// Where commit timestamps come from; tests replace the wall clock to control time.
     var clock: @Sendable () -> Int64 = wallClockMicroseconds
 

@@ -2,6 +2,7 @@ extension LogWriter {
     /// Moves the stream's first retained sequence forward as its capacity, age and byte limits say, and
     /// deletes the blocks that fall wholly before it. Runs inside the caller's transaction.
     func applyRetention(_ state: inout StreamState, now: Int64) throws {
+        let before = state.firstSequence
         var first = state.firstSequence
         // Capacity counts values: a stream's terminal event (always its last) is kept besides them, so a
         // replay-last stream that completed still replays its last value, then the completion.
@@ -9,15 +10,20 @@ extension LogWriter {
             let kept = capacity + (state.terminal != 0 ? 1 : 0)
             if state.lastSequence >= kept { first = max(first, state.lastSequence - kept + 1) }
         }
+        let afterCapacity = min(first, state.lastSequence + 1)
         if let maxAge = state.policy.maxAgeMicroseconds {
             let cutoff = now - maxAge
             first = max(first, try BlockStore.firstSequence(
                 streamID: state.id, atOrAfter: cutoff, lastSequence: state.lastSequence, decoder: decoder, on: connection))
         }
         try moveFirst(&state, to: first)
+        let afterAge = state.firstSequence
         if let maxBytes = state.policy.maxBytes, state.storedBytes > maxBytes {
             try trimBytes(&state, to: maxBytes)
         }
+        if afterCapacity > before { metrics.dropped(afterCapacity - before, by: .capacity) }
+        if afterAge > max(before, afterCapacity) { metrics.dropped(afterAge - max(before, afterCapacity), by: .age) }
+        if state.firstSequence > afterAge { metrics.dropped(state.firstSequence - afterAge, by: .bytes) }
     }
 
     /// Sets the first retained sequence (never backwards, never past `lastSequence + 1`) and drops the

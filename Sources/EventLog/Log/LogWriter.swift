@@ -22,6 +22,8 @@ final class LogWriter {
     var marks: StreamMarks?
     /// The full-disk state and its reserve; nil when the log keeps no reserve.
     var fullDisk: FullDiskGuard?
+    /// Commit, per-stream and retention metrics.
+    let metrics: EventLogMetrics
 
     init(connection: SQLiteConnection, options: EventLogOptions, observers: AppendObservers) throws(EventLogError) {
         self.connection = connection
@@ -30,6 +32,7 @@ final class LogWriter {
         decoder = try BlockDecoder()
         deflater = try Deflater(level: options.compressionLevel)
         framer = BlockFramer(capacity: options.maximumBlockBytes + 64)
+        metrics = EventLogMetrics(streamLimit: options.streamMetricsLimit)
     }
 
     /// Runs the writer thread's loop until the queue is closed and drained.
