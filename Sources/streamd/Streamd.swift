@@ -66,6 +66,9 @@ struct Streamd: AsyncParsableCommand {
     @OptionGroup(title: "Limits")
     var limitOptions: LimitOptions
 
+    @OptionGroup(title: "Metrics")
+    var metricsOptions: MetricsOptions
+
     @Flag(name: .customLong("accept-lost-events"), help: ArgumentHelp(
         "Open a database that went backwards (a damaged WAL lost acknowledged events), continuing each stream past the sequences it handed out (env STREAMD_ACCEPT_LOST_EVENTS=1).",
         discussion: "Without it streamd refuses such a database and says what was lost; verify reports an accepted loss from then on."))
@@ -93,6 +96,9 @@ struct Streamd: AsyncParsableCommand {
             }
             return value
         }
+
+        let metricsAddress = try metricsOptions.address(environment: environment)
+        options.streamMetricsLimit = try metricsOptions.streamLimit(environment: environment)
 
         let descriptors = DescriptorLimit.raiseSoftToHard()
         let limits = try limitOptions.applied(
@@ -123,6 +129,12 @@ struct Streamd: AsyncParsableCommand {
         configuration.logOptions = options
         configuration.limits = limits
         if let idleSpinMicroseconds { configuration.idleSpin = .microseconds(idleSpinMicroseconds) }
+        if let metricsAddress {
+            // Before the server is made: metric handles bind to the backend present when they are made.
+            let export = PrometheusExport()
+            export.bootstrap()
+            configuration.metrics = MetricsConfiguration(address: metricsAddress, exposition: export.exposition)
+        }
         let server = StreamServer(configuration: configuration, logger: logger)
         let group = ServiceGroup(configuration: .init(
             services: [.init(service: server)],

@@ -27,6 +27,8 @@ public struct StreamServerConfiguration: Sendable {
     /// wakes its thread at once: by a CPU latency request where the process may make one, else by an
     /// idle-priority thread per core (see `WakeLatencyKeeper`); zero turns it off.
     public var idleSpin: Duration = .milliseconds(1)
+    /// The Prometheus endpoint, or nil (the default) to serve none.
+    public var metrics: MetricsConfiguration?
 
     /// A configuration serving `databasePath` on `socketPath`, with every other setting at its default.
     public init(socketPath: String, databasePath: String) {
