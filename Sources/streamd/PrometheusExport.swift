@@ -1,4 +1,3 @@
-import CoreMetrics
 import Metrics
 import Prometheus
 import StreamServer
@@ -32,7 +31,9 @@ struct PrometheusExport: Sendable {
 ///
 /// Thread-safety: Sendable; swift-metrics calls it from any thread.
 struct DescribedMetricsFactory: MetricsFactory {
+    /// The factory whose buckets and removal this one uses.
     let base: PrometheusMetricsFactory
+    /// The registry handles are made in (the base factory's).
     let registry: PrometheusCollectorRegistry
 
     /// The label as a full metric name (no unit suffix added) carrying its help text.

@@ -12,12 +12,19 @@ import CoreMetrics
 final class EventLogMetrics {
     /// Whether a real backend receives the metrics (false with swift-metrics' no-op one).
     let isEnabled: Bool
-    let commits = Counter(label: EventLogMetricNames.commits)
-    let commitDuration = CoreMetrics.Timer(label: EventLogMetricNames.commitDuration)
-    let commitEvents = Recorder(label: EventLogMetricNames.commitEvents, aggregate: true)
-    let eventsPublished = Counter(label: EventLogMetricNames.eventsPublished)
+    /// Successful commits.
+    private let commits = Counter(label: EventLogMetricNames.commits)
+    /// Each commit's duration.
+    private let commitDuration = CoreMetrics.Timer(label: EventLogMetricNames.commitDuration)
+    /// Each commit's number of events.
+    private let commitEvents = Recorder(label: EventLogMetricNames.commitEvents, aggregate: true)
+    /// Events committed.
+    private let eventsPublished = Counter(label: EventLogMetricNames.eventsPublished)
+    /// Events dropped by retention, per policy.
     private let retentionDropped: [RetentionPolicyLabel: Counter]
+    /// Which streams get series of their own.
     private var labels: StreamLabelBound
+    /// The per-stream counters of each labelled stream and of `StreamLabelBound.otherStreams`.
     private var streams: [String: (events: Counter, bytes: Counter)] = [:]
 
     /// The policies retention drops events for, as the `policy` label shows them.

@@ -19,10 +19,15 @@ public final class ServerMetrics: Sendable {
         case outOfDescriptors = "out_of_descriptors"
     }
 
+    /// PUBLISH and PUBLISH_BATCH requests, counted per request or per pipelined run.
     let publishRequests = Counter(label: ServerMetricNames.publishRequests)
+    /// Bytes read from clients, counted per read.
     let receivedBytes = Counter(label: ServerMetricNames.receivedBytes)
+    /// Bytes written to clients, counted per write.
     let sentBytes = Counter(label: ServerMetricNames.sentBytes)
+    /// Connections accepted.
     let connectionsAccepted = Counter(label: ServerMetricNames.connectionsAccepted)
+    /// Events delivered to subscribers, counted per EVENTS frame.
     let deliveredEvents = Counter(label: ServerMetricNames.deliveredEvents)
     private let refusals: [RefusalReason: Counter]
     private let connections = Gauge(label: ServerMetricNames.connections)

@@ -6,9 +6,11 @@ import StreamdTestSupport
 ///
 /// Values are immutable and Sendable.
 struct HTTPScrape: Sendable {
-    /// The status code, the headers' text and the body.
+    /// The status code (0 when the server closed without an answer).
     var status: Int
+    /// The status line and headers.
     var head: String
+    /// The body.
     var body: String
 
     /// Sends `GET /metrics` to 127.0.0.1:`port`.
