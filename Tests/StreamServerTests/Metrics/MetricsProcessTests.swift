@@ -117,6 +117,24 @@ struct MetricsProcessTests {
         #expect(daemon.waitForExit() == 0)
     }
 
+    @Test func eventsPastTheirAgeAreCountedAsDroppedByAge() throws {
+        let directory = try ShortTemporaryDirectory()
+        let (daemon, port) = try metricsDaemon(directory)
+        let client = try SocketClient.connected(to: directory.socket)
+        _ = try client.request(.createStream(name: "aged", policy: .init(maxAgeMilliseconds: 200)))
+        for _ in 0..<3 { _ = try client.publish([1], to: "aged") }
+        // The daemon drops expired events once a second.
+        var scrape = try HTTPScrape.metrics(port: port)
+        #expect(pollUntil {
+            scrape = (try? HTTPScrape.metrics(port: port)) ?? scrape
+            return scrape.value(#"streamd_retention_dropped_events_total{policy="age"}"#) == 3
+        }, "age drops: \(scrape.value(#"streamd_retention_dropped_events_total{policy="age"}"#) ?? -1)")
+        #expect(scrape.value(#"streamd_retention_dropped_events_total{policy="capacity"}"#) == 0)
+        #expect(scrape.value(#"streamd_retention_dropped_events_total{policy="bytes"}"#) == 0)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     @Test func aConnectionRefusedAtTheLimitIsCountedWithItsReason() throws {
         let directory = try ShortTemporaryDirectory()
         let (daemon, port) = try metricsDaemon(directory, extra: ["--max-connections", "1"])
