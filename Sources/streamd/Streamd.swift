@@ -77,6 +77,9 @@ struct Streamd: AsyncParsableCommand {
     @OptionGroup(title: "Limits")
     var limitOptions: LimitOptions
 
+    @OptionGroup(title: "Metrics")
+    var metricsOptions: MetricsOptions
+
     @Flag(name: .customLong("accept-lost-events"), help: ArgumentHelp(
         "Open a database that went backwards (a damaged WAL lost acknowledged events), continuing each stream past the sequences it handed out (env STREAMD_ACCEPT_LOST_EVENTS=1).",
         discussion: "Without it streamd refuses such a database and says what was lost; verify reports an accepted loss from then on."))
@@ -102,6 +105,9 @@ struct Streamd: AsyncParsableCommand {
         let latencyRequestWindow = try Self.microseconds(
             cpuLatencyRequest ?? environment["STREAMD_CPU_LATENCY_REQUEST"], option: "--cpu-latency-request")
 
+        let metricsAddress = try metricsOptions.address(environment: environment)
+        options.streamMetricsLimit = try metricsOptions.streamLimit(environment: environment)
+
         let descriptors = DescriptorLimit.raiseSoftToHard()
         let limits = try limitOptions.applied(
             to: ServerLimits(), environment: environment, descriptorLimit: descriptors?.soft ?? 1024)
@@ -123,6 +129,12 @@ struct Streamd: AsyncParsableCommand {
         configuration.limits = limits
         configuration.idleSpin = idleSpinWindow
         configuration.cpuLatencyRequest = latencyRequestWindow
+        if let metricsAddress {
+            // Before the server is made: metric handles bind to the backend present when they are made.
+            let export = PrometheusExport()
+            export.bootstrap()
+            configuration.metrics = MetricsConfiguration(address: metricsAddress, exposition: export.exposition)
+        }
         var startup = configuration.logMetadata
         startup["version"] = .string(StreamdVersion.current)
         startup["pid"] = .stringConvertible(getpid())

@@ -73,6 +73,9 @@ public struct EventLogOptions: Sendable {
     public var retentionObserver: (@Sendable (RetentionDrop) -> Void)? = nil
     /// Told, off the writer's thread, of each background checkpoint cycle.
     public var checkpointObserver: (@Sendable (CheckpointReport) -> Void)? = nil
+    /// How many streams get series of their own in the per-stream metrics (see `StreamLabelBound`);
+    /// later streams are summed under one. Matters only where the process bootstrapped swift-metrics.
+    public var streamMetricsLimit: Int = 100
     /// Where commit timestamps come from; tests replace the wall clock to control time.
     var clock: @Sendable () -> Int64 = wallClockMicroseconds
 

@@ -19,6 +19,7 @@ extension LogWriter {
         accepted.reserveCapacity(requests.count)
         var rejected: [(index: Int, error: EventLogError)] = []
         var streams = CommitStreams()
+        let started = metrics.isEnabled ? ContinuousClock.now : nil
         let now = self.now()
         let outcome: Result<Void, EventLogError>
         do {
@@ -54,6 +55,7 @@ extension LogWriter {
         for (index, error) in rejected { requests[index].completion(.failure(error)) }
         switch outcome {
         case .success:
+            if let started { recordMetrics(accepted, streams, since: started) }
             for part in streams.parts {
                 if part.failure != nil {
                     forget(part.state.name)
@@ -85,6 +87,24 @@ extension LogWriter {
                 }
                 request.completion(.failure(error.naming(stream: request.stream)))
             }
+        }
+    }
+
+    /// Counts a successful commit in the metrics: its duration, its events, and each stream's share.
+    private func recordMetrics(_ accepted: [Accepted], _ streams: CommitStreams, since started: ContinuousClock.Instant) {
+        let elapsed = (ContinuousClock.now - started).components
+        var events = 0
+        var perSlot = [(events: Int, bytes: Int)](repeating: (0, 0), count: streams.count)
+        for item in accepted where streams[item.slot].failure == nil {
+            let count = item.request.payloads.count
+            events += count
+            perSlot[item.slot].events += count
+            perSlot[item.slot].bytes += item.request.payloads.reduce(0) { $0 + $1.count }
+        }
+        guard events > 0 else { return }
+        metrics.committed(events: events, nanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+        for slot in streams.indices where perSlot[slot].events > 0 {
+            metrics.committed(events: perSlot[slot].events, bytes: perSlot[slot].bytes, to: streams[slot].state.name)
         }
     }
 

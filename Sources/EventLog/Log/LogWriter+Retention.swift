@@ -15,6 +15,7 @@ extension LogWriter {
                 byCapacity = true
             }
         }
+        let afterCapacity = min(first, state.lastSequence + 1)
         if let maxAge = state.policy.maxAgeMicroseconds {
             let cutoff = now - maxAge
             let fresh = try BlockStore.firstSequence(
@@ -23,6 +24,7 @@ extension LogWriter {
             first = max(first, fresh)
         }
         try moveFirst(&state, to: first)
+        let afterAge = state.firstSequence
         if let maxBytes = state.policy.maxBytes, state.storedBytes > maxBytes {
             let trimmedFrom = state.firstSequence
             try trimBytes(&state, to: maxBytes)
@@ -33,6 +35,9 @@ extension LogWriter {
             droppedByRetention.append(RetentionDrop(
                 stream: state.name, events: state.firstSequence - before, firstSequence: state.firstSequence, limits: limits))
         }
+        if afterCapacity > before { metrics.dropped(afterCapacity - before, by: .capacity) }
+        if afterAge > max(before, afterCapacity) { metrics.dropped(afterAge - max(before, afterCapacity), by: .age) }
+        if state.firstSequence > afterAge { metrics.dropped(state.firstSequence - afterAge, by: .bytes) }
     }
 
     /// Sets the first retained sequence (never backwards, never past `lastSequence + 1`) and drops the

@@ -25,6 +25,8 @@ final class LogWriter {
     /// What retention removed in the transaction in progress, reported once it commits (only with a
     /// `retentionObserver`).
     var droppedByRetention: [RetentionDrop] = []
+    /// Commit, per-stream and retention metrics.
+    let metrics: EventLogMetrics
 
     init(connection: SQLiteConnection, options: EventLogOptions, observers: AppendObservers) throws(EventLogError) {
         self.connection = connection
@@ -33,6 +35,7 @@ final class LogWriter {
         decoder = try BlockDecoder()
         deflater = try Deflater(level: options.compressionLevel)
         framer = BlockFramer(capacity: options.maximumBlockBytes + 64)
+        metrics = EventLogMetrics(streamLimit: options.streamMetricsLimit)
     }
 
     /// Runs the writer thread's loop until the queue is closed and drained.

@@ -41,6 +41,8 @@ final class BackgroundCheckpointer: Sendable {
     private let nextCycleAt: Atomic<Int32>
     private let stopped = Atomic<Bool>(false)
     private let counters = Mutex(Counters())
+    /// How long each pass takes, for the metrics.
+    private let durations = CheckpointMetrics()
     /// Held for each pass, background or inline, so an inline one waits for the background one
     /// instead of finding SQLite's checkpoint lock taken and copying nothing. Holds the background
     /// connection, which `stop` closes (nil from then on).
@@ -105,7 +107,9 @@ final class BackgroundCheckpointer: Sendable {
     fileprivate func walGrew(to walPages: Int32, on handle: OpaquePointer?, schema: UnsafePointer<CChar>?) {
         // In Int: four times a huge threshold would overflow Int32.
         if Int(walPages) >= 4 * Int(pages) {
-            passing.withLock { _ in _ = sqlite3_wal_checkpoint_v2(handle, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
+            passing.withLock { _ in
+                durations.measure(.inline) { _ = sqlite3_wal_checkpoint_v2(handle, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil) }
+            }
             counters.withLock { $0.commitPasses += 1 }
             return
         }
@@ -123,7 +127,9 @@ final class BackgroundCheckpointer: Sendable {
             if stopped.load(ordering: .acquiring) { break }
             if observer != nil { cycleStarted.withLock { $0 = .now } }
             // A failed pass (the database busy with another checkpoint, say) leaves the frames for the next.
-            passing.withLock { connection in _ = try? connection?.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+            passing.withLock { connection in
+                durations.measure(.background) { _ = try? connection?.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+            }
             if !holdingCommits({ [self] in finishCycle() }) {
                 cycleRequested.store(false, ordering: .releasing)
             }
@@ -138,7 +144,7 @@ final class BackgroundCheckpointer: Sendable {
         var walPages: Int32 = 0, copied: Int32 = 0
         let outcome = passing.withLock { connection -> Int32 in
             guard let handle = connection?.handle else { return SQLITE_MISUSE }
-            return sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &walPages, &copied)
+            return durations.measure(.held) { sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_PASSIVE, &walPages, &copied) }
         }
         let toTheEnd = outcome == SQLITE_OK && copied == walPages
         // To the end, the next commit starts the WAL over; otherwise wait for `pages` more.

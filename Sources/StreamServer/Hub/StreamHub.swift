@@ -24,6 +24,8 @@ public final class StreamHub: Sendable {
 
     /// Start time, connections and publish rates, for `STATS` and `STREAM_INFO`.
     let activity = HubActivity()
+    /// The server's metric handles (no-ops unless the process bootstrapped swift-metrics).
+    public let metrics = ServerMetrics()
     /// The bytes of message ids every stream's window remembers, together.
     let deduplicationBytes: ByteBudget
     /// The bytes every connection buffers of frames it has begun and not finished, together.
@@ -110,6 +112,11 @@ public final class StreamHub: Sendable {
     }
 
     // MARK: Subscriptions
+
+    /// Every live subscription, as a snapshot (for the metrics).
+    func liveSubscriptions() -> [Subscription] {
+        subscriptions.withLock { $0.values.flatMap(\.values) }
+    }
 
     func register(_ subscription: Subscription) {
         subscriptions.withLock { $0[subscription.stream, default: [:]][ObjectIdentifier(subscription)] = subscription }

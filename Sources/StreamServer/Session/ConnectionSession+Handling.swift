@@ -22,6 +22,7 @@ extension ConnectionSession {
         case let .ping(nonce):
             return .pong(nonce: nonce)
         case let .publish(publish):
+            hub.metrics.publishRequests.increment()
             let outcome = try hub.publish(
                 to: publish.stream, expectedLastSequence: publish.expectedLastSequence,
                 [.init(messageID: publish.messageID, payload: publish.payload)])
@@ -31,6 +32,7 @@ extension ConnectionSession {
             let receipt = try hub.endStream(stream, failure: failure, expectedLastSequence: expectedLastSequence)
             return .published(sequence: receipt.lastSequence, timestamp: receipt.timestamp, duplicate: false)
         case let .publishBatch(batch):
+            hub.metrics.publishRequests.increment()
             try hub.checkBatchSize(batch)
             let outcome = try hub.publish(
                 to: batch.stream, expectedLastSequence: batch.expectedLastSequence,
@@ -81,6 +83,7 @@ extension ConnectionSession {
     /// Publishes a run of `PUBLISH` requests in one commit, answering each with its own `PUBLISHED`,
     /// in order; if the commit fails, each gets the same `ERROR`.
     func handlePublishes(_ run: PublishRun) {
+        hub.metrics.publishRequests.increment(by: Int64(run.count))
         var frames = WireWriter(capacity: Self.publishedFrameLength * run.count)
         do {
             let outcome = try hub.publish(to: run.stream, expectedLastSequence: nil, run.submissions)
@@ -99,6 +102,7 @@ extension ConnectionSession {
     /// their `PUBLISHED` replies follow the commit, in request order (see `OrderedReplies`).
     func publishPipelined(_ run: PublishRun) {
         let requestIDs = run.requestIDs
+        hub.metrics.publishRequests.increment(by: Int64(requestIDs.count))
         publishPipelined(to: run.stream, run.payloads) { outcome in
             var frames = WireWriter(capacity: Self.publishedFrameLength * requestIDs.count)
             switch outcome {
@@ -119,6 +123,7 @@ extension ConnectionSession {
     /// `PUBLISHED_BATCH` follows the commit, in request order.
     func publishPipelined(_ batch: ClientMessage.PublishBatch, requestID: UInt32) {
         let count = batch.entries.count
+        hub.metrics.publishRequests.increment()
         publishPipelined(to: batch.stream, batch.entries.map(\.payload)) { outcome in
             switch outcome {
             case let .success(receipt):

@@ -141,6 +141,7 @@ public final class ConnectionSession: Sendable {
     /// Writes frames already encoded, unless the session was closed.
     func write(_ frames: [UInt8]) {
         guard !silenced.load(ordering: .acquiring), !frames.isEmpty else { return }
+        hub.metrics.sentBytes.increment(by: Int64(frames.count))
         output(frames)
     }
 
@@ -154,6 +155,7 @@ public final class ConnectionSession: Sendable {
 
     /// Appends `message` as a frame to `writer`, as `encode(_:requestID:)` makes it.
     static func encode(_ message: ServerMessage, requestID: UInt32, into writer: inout WireWriter) {
+        if case let .error(code, _) = message { ServerMetrics.countError(code) }
         do {
             try message.encode(requestID: requestID, into: &writer)
         } catch {

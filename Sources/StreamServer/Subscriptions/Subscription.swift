@@ -224,7 +224,9 @@ final class Subscription: Sendable {
                 let outcome = state.withLock { $0.afterRead(count: frame.count, last: last, retry: emptyReads < 3) }
                 switch outcome {
                 case .stop: return
-                case .deliver: send(frame: frame.finished())
+                case .deliver:
+                    hub.metrics.deliveredEvents.increment(by: Int64(frame.count))
+                    send(frame: frame.finished())
                 case .retry: emptyReads += 1
                 case .attached: break
                 }
@@ -240,6 +242,7 @@ final class Subscription: Sendable {
                 try? frame.append(sequence: event.sequence, timestamp: event.timestamp, kind: PolicyMapping.wireKind(event.kind), payload: payload)
             }
         }
+        hub.metrics.deliveredEvents.increment(by: Int64(events.count))
         send(frame: frame.finished())
     }
 

@@ -74,6 +74,7 @@ final class SessionHandler: ChannelDuplexHandler {
         guard !connection.isDraining else { return }
         deadlines.received(now: NIODeadline.now().uptimeNanoseconds)
         let bytes = unwrapInboundIn(data).readableBytesView
+        connection.session.hub.metrics.receivedBytes.increment(by: Int64(bytes.count))
         // With nothing queued, requests that never wait are answered right here, and only the rest
         // goes to the queue; otherwise everything queues behind what is there, to keep the order.
         guard queuedChunks == 0 else {

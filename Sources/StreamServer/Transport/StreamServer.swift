@@ -19,7 +19,7 @@ import Synchronization
 public final class StreamServer: Service, Sendable {
     /// Where and how this server serves.
     public let configuration: StreamServerConfiguration
-    private let logger: Logger
+    let logger: Logger
 
     private enum Phase {
         case starting
@@ -125,6 +125,7 @@ public final class StreamServer: Service, Sendable {
         }
         retention.cancel()
         logger.info("streamd is shutting down", metadata: ["connections": .stringConvertible(connectionCount)])
+        await serving.metrics?.stop()
         await drainConnections()
         serving.hub.log.close()
         if unlink(configuration.socketPath) != 0, errno != ENOENT {
@@ -162,6 +163,7 @@ public final class StreamServer: Service, Sendable {
         let hub: StreamHub
         let lock: DatabaseLock
         let access: AccessControl
+        let metrics: MetricsEndpoint?
     }
 
     private func start(on group: MultiThreadedEventLoopGroup, keepers: [any WakeLatencyKeeper]) async throws -> Serving {
@@ -198,10 +200,19 @@ public final class StreamServer: Service, Sendable {
             lock.release()
             throw error
         }
+        let metrics: MetricsEndpoint?
+        do {
+            metrics = try await startMetrics(hub: hub, databasePath: directory.resolvedDatabasePath)
+        } catch {
+            hub.log.close()
+            lock.release()
+            throw error
+        }
         do {
             let channel = try await bind(hub: hub, access: access, keepers: keepers, group: group)
-            return Serving(channel: channel, hub: hub, lock: lock, access: access)
+            return Serving(channel: channel, hub: hub, lock: lock, access: access, metrics: metrics)
         } catch {
+            await metrics?.stop()
             hub.log.close()
             lock.release()
             throw error
@@ -219,18 +230,23 @@ public final class StreamServer: Service, Sendable {
             }
             .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
             .childChannelInitializer { [self] channel in
-                if let refused = refuseOutOfDescriptors(channel) { return refused }
+                if let refused = refuseOutOfDescriptors(channel) {
+                    hub.metrics.refused(.outOfDescriptors)
+                    return refused
+                }
                 return PeerCredentials.of(channel).flatMapThrowing { peer in
                     let connection: ServerConnection
                     switch self.accept(channel, peer: peer, hub: hub, access: access) {
                     case .stopping:
                         channel.close(promise: nil)
                         return
-                    case let .refused(reason):
+                    case let .refused(reason, limit):
+                        hub.metrics.refused(limit)
                         self.refusals.refused(reason, peer: peer)
                         try channel.pipeline.syncOperations.addHandler(RefusalHandler(message: reason))
                         return
                     case let .accepted(accepted):
+                        hub.metrics.connectionsAccepted.increment()
                         connection = accepted
                     }
                     connection.logOpened()
@@ -255,8 +271,8 @@ public final class StreamServer: Service, Sendable {
 
     private enum Admission {
         case accepted(ServerConnection)
-        /// A connection limit is reached; the sentence says which.
-        case refused(String)
+        /// A connection limit is reached; the sentence says which, and the metrics' reason names it.
+        case refused(String, ServerMetrics.RefusalReason)
         case stopping
     }
 
@@ -264,7 +280,10 @@ public final class StreamServer: Service, Sendable {
     private func accept(_ channel: any Channel, peer: PeerCredentials?, hub: StreamHub, access: AccessControl) -> Admission {
         state.withLock { state in
             guard case .listening = state.phase else { return .stopping }
-            if let refusal = state.counts.admit(uid: peer?.uid) { return .refused(refusal) }
+            if let refusal = state.counts.admit(uid: peer?.uid) {
+                let limit = state.counts.total >= configuration.limits.connections.maximumConnections
+                return .refused(refusal, limit ? .maxConnections : .maxConnectionsPerUser)
+            }
             state.nextConnection += 1
             let connection = ServerConnection(
                 hub: hub, channel: channel, peer: peer, access: access, label: "streamd.connection.\(state.nextConnection)",

@@ -28,6 +28,7 @@ extension StreamServerConfiguration {
             "acl": .string(accessFile ?? "none"),
             "idle-spin": .string(idleSpin > .zero ? Self.text(idleSpin) : "off"),
             "cpu-latency-request": .string(cpuLatencyRequest > .zero ? Self.text(cpuLatencyRequest) : "off"),
+            "metrics": .string(metrics.map { "http://\($0.address)/metrics" } ?? "off"),
         ]
         metadata.merge(settings) { _, setting in setting }
         return metadata

@@ -32,6 +32,8 @@ public struct StreamServerConfiguration: Sendable {
     /// none. It needs write access to `/dev/cpu_dma_latency` (root, or a udev rule) and changes the
     /// idle policy of every core of the machine while held.
     public var cpuLatencyRequest: Duration = .zero
+    /// The Prometheus endpoint, or nil (the default) to serve none.
+    public var metrics: MetricsConfiguration?
 
     /// A configuration serving `databasePath` on `socketPath`, with every other setting at its default.
     public init(socketPath: String, databasePath: String) {

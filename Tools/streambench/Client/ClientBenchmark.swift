@@ -32,7 +32,9 @@ struct ClientBenchmark {
             let directory = arguments.directory + "/client-\(run)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: directory) }
-            let daemon = try Daemon(executable: arguments.streamd, directory: directory, durability: arguments.durability)
+            let daemon = try Daemon(
+                executable: arguments.streamd, directory: directory, durability: arguments.durability,
+                extraArguments: arguments.metrics ? ["--metrics", "127.0.0.1:0"] : [])
             defer { daemon.stop() }
 
             let client = try BenchSocket(path: daemon.socketPath)
