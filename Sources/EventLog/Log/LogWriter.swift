@@ -22,6 +22,8 @@ final class LogWriter {
     var marks: StreamMarks?
     /// The full-disk state and its reserve; nil when the log keeps no reserve.
     var fullDisk: FullDiskGuard?
+    /// Gives freed pages back to the file system between commits; nil when the log does not.
+    var reclaimer: SpaceReclaimer?
 
     init(connection: SQLiteConnection, options: EventLogOptions, observers: AppendObservers) throws(EventLogError) {
         self.connection = connection
@@ -44,6 +46,7 @@ final class LogWriter {
     /// Runs a leading appender's own job in one commit, then gives up the committer role.
     func lead(_ queue: WriteQueue, _ job: WriteJob) {
         process([job])
+        reclaimer?.startIfDue(self)
         queue.release()
     }
 
@@ -52,6 +55,7 @@ final class LogWriter {
         var jobs = jobs
         while true {
             process(jobs)
+            reclaimer?.startIfDue(self)
             guard let more = queue.takeMoreOrRelease() else { return }
             jobs = more
         }
