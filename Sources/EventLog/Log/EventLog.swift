@@ -83,7 +83,9 @@ public final class EventLog: Sendable {
             if !fullDisk.reserve.refill() { _ = fullDisk.filled(connection) }
             logWriter.fullDisk = fullDisk
         }
-        let reclaimer = SpaceReclaimer(queue: queue, thresholdBytes: options.reclaimThresholdBytes, totals: reclaimTotals)
+        let reclaimer = SpaceReclaimer(
+            queue: queue, thresholdBytes: options.reclaimThresholdBytes, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
+            totals: reclaimTotals)
         logWriter.reclaimer = reclaimer
         let writer = WriterHandle(logWriter)
         self.writer = writer
@@ -100,7 +102,11 @@ public final class EventLog: Sendable {
             }
             checkpointer.watch(connection)
             self.checkpointer = checkpointer
-            reclaimer.runEnded = { _ in checkpointer.requestCycle() }
+            let emptyWAL = reclaimer.runEnded
+            reclaimer.runEnded = { connection in
+                // Between passes: a pass in progress holds SQLite's checkpoint lock.
+                try? checkpointer.betweenPasses { () throws(EventLogError) in emptyWAL(connection) }
+            }
             if let fullDisk = logWriter.fullDisk {
                 let plain = fullDisk.checkpoint
                 fullDisk.checkpoint = { connection throws(EventLogError) in try checkpointer.betweenPasses { () throws(EventLogError) in try plain(connection) } }

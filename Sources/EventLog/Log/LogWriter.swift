@@ -71,6 +71,7 @@ final class LogWriter {
             case .admin(let work):
                 if !appends.isEmpty { commit(appends); appends.removeAll() }
                 work(self)
+                reclaimer?.adminJobRan()
             }
         }
         if !appends.isEmpty { commit(appends) }

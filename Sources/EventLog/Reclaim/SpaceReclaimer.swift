@@ -1,3 +1,4 @@
+import CSQLite
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -11,11 +12,13 @@ import Synchronization
 /// costs its read, its write to the WAL and the update of its parent), so the writer runs one step of
 /// a few hundred pages as an admin job, and queues the next behind whatever arrived meanwhile: a
 /// publish waits for one step at most. Each step's duration sets the next one's size, aiming at about
-/// a millisecond. A run starts once deletions (deletes, truncations, retention) freed
-/// `reclaimThresholdBytes` since the last look and the freelist holds at least as much, so the pages
-/// that steady retention frees, which the next appends take again, are left alone. The file shrinks
-/// when a checkpoint next copies the WAL to its end (SQLite cuts the file then), which the run's end
-/// requests; the WAL itself is cut to `journal_size_limit` when it next starts over.
+/// a millisecond. A run starts when the freelist holds `reclaimThresholdBytes`, looked at after each
+/// admin job that deleted something (rm, truncate, a retention pass) and after commits once their own
+/// retention deleted that much, so the pages that steady retention frees, which the next appends take
+/// again, are left alone. The file shrinks
+/// when a checkpoint copies the WAL to its end (SQLite cuts the file then): the run's end does that
+/// and empties the WAL, unless a reader is in the way (then it does not wait, and the next checkpoint
+/// cuts the file; the WAL is cut back to `journal_size_limit` when it next starts over).
 ///
 /// A full disk stops runs (each step writes moved pages to the WAL; the room left is for deletes).
 ///
@@ -26,11 +29,14 @@ final class SpaceReclaimer {
     let totals: ReclaimTotals
     private let queue: WriteQueue
     private let threshold: Int64
-    /// Runs when a run of steps ends, to copy the WAL and so cut the file (the background checkpointer
-    /// asked for a cycle, or a passive checkpoint inline).
-    var runEnded: (SQLiteConnection) -> Void = { connection in _ = try? connection.execute("PRAGMA wal_checkpoint(PASSIVE)") }
+    /// Runs when a run of steps ends, to copy the WAL and so cut the file, then empty the WAL (see
+    /// `emptyWALWithoutWaiting`; the log wraps it between background checkpoint passes).
+    var runEnded: (SQLiteConnection) -> Void
     /// Bytes deleted since the freelist was last looked at.
     private var freedSinceCheck: Int64 = 0
+    /// An admin job (rm, truncate, retention) deleted something: look at the freelist after it, as the
+    /// stored bytes undercount what many small blocks free (their rows' keys and headers).
+    private var lookNow = false
     /// A step is queued or running.
     private var running = false
     /// Pages per step, adapted to the step's duration.
@@ -41,10 +47,22 @@ final class SpaceReclaimer {
     /// Aimed duration of one step: a publish queued behind it waits about this long.
     static let stepTargetNanoseconds: UInt64 = 1_000_000
 
-    init(queue: WriteQueue, thresholdBytes: Int, totals: ReclaimTotals) {
+    init(queue: WriteQueue, thresholdBytes: Int, busyTimeoutMilliseconds: Int32, totals: ReclaimTotals) {
         self.queue = queue
         self.threshold = Int64(thresholdBytes)
         self.totals = totals
+        runEnded = { connection in Self.emptyWALWithoutWaiting(connection, busyTimeoutMilliseconds: busyTimeoutMilliseconds) }
+    }
+
+    /// Copies the WAL into the database (SQLite then cuts the database file to its pages) and empties
+    /// the WAL, unless a reader is in the way: then it does nothing rather than wait, and the next
+    /// checkpoint cuts the file. The background checkpointer has usually copied most frames already,
+    /// so this holds the writer for little more than an fsync. Without it an idle log would keep the
+    /// WAL that the run wrote until its next write.
+    static func emptyWALWithoutWaiting(_ connection: SQLiteConnection, busyTimeoutMilliseconds: Int32) {
+        sqlite3_busy_timeout(connection.handle, 0)
+        defer { sqlite3_busy_timeout(connection.handle, busyTimeoutMilliseconds) }
+        _ = try? connection.integer("PRAGMA wal_checkpoint(TRUNCATE)")
     }
 
     /// Notes that a deletion freed about `bytes` (the stored bytes of the blocks it removed).
@@ -52,10 +70,17 @@ final class SpaceReclaimer {
         freedSinceCheck &+= max(0, bytes)
     }
 
-    /// After a commit or an admin job: starts a run when deletions freed enough since the last look.
+    /// After an admin job ran: if it deleted anything, the freelist is looked at after this batch.
+    func adminJobRan() {
+        if freedSinceCheck > 0 { lookNow = true }
+    }
+
+    /// After a commit or an admin job: starts a run when the freelist holds `threshold` bytes, looked at
+    /// after admin deletions, and after commits once their retention deleted that much.
     func startIfDue(_ writer: LogWriter) {
-        guard threshold > 0, !running, freedSinceCheck >= threshold else { return }
+        guard threshold > 0, !running, lookNow || freedSinceCheck >= threshold else { return }
         freedSinceCheck = 0
+        lookNow = false
         if writer.fullDisk?.isFull == true { return }
         guard (try? incremental(writer.connection)) == true,
               let free = try? freeBytes(writer.connection), free >= threshold

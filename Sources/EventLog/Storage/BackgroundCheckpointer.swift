@@ -96,12 +96,6 @@ final class BackgroundCheckpointer: Sendable {
         try passing.withLock { (_: inout SQLiteConnection?) throws(EventLogError) in try body() }
     }
 
-    /// Starts a cycle now, whatever the WAL's size (after a reclaim run: the cycle's copy to the WAL's
-    /// end is what cuts the database file).
-    func requestCycle() {
-        if !cycleRequested.exchange(true, ordering: .acquiringAndReleasing) { wake.signal() }
-    }
-
     /// Called after each commit with the WAL's size in pages.
     fileprivate func walGrew(to walPages: Int32, on handle: OpaquePointer?, schema: UnsafePointer<CChar>?) {
         // In Int: four times a huge threshold would overflow Int32.
