@@ -3,6 +3,11 @@
 -- checks they are equal). The log runs it, in one transaction, when it opens an empty file, and migrates
 -- files of version 1 to it (SchemaMigrator).
 -- application_id 0x5354524D ('STRM') marks the file as a streamd log; user_version is the schema version.
+-- Before it runs this, the log sets PRAGMA auto_vacuum = INCREMENTAL (outside a transaction, which is the
+-- only place it takes effect), so freed pages can be given back to the file system in small steps.
+-- Files made without it (auto_vacuum NONE: those of earlier builds) are read and written the same way;
+-- `streamctl compact` switches them with one full VACUUM. Either build reads either file, so the mode is
+-- not part of user_version.
 PRAGMA application_id = 1398035021;
 PRAGMA user_version = 2;
 

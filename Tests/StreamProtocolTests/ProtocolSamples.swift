@@ -44,6 +44,7 @@ enum ProtocolSamples {
         .getStats,
         .verify(stream: nil),
         .verify(stream: "orders"),
+        .compact,
     ]
 
     static let serverMessages: [ServerMessage] = [
@@ -74,6 +75,8 @@ enum ProtocolSamples {
             .init(stream: "orders", sequences: 5...5, message: "timestamp goes backwards"),
             .init(stream: "orders", sequences: nil, message: "catalog says 1 stored bytes, the blocks hold 2"),
         ])),
+        .compacted(.init(bytesBefore: 18_874_368, bytesAfter: 1_835_008, rewrote: false, milliseconds: 96)),
+        .compacted(.init(bytesBefore: 0, bytesAfter: .max, rewrote: true, milliseconds: 0)),
         .error(code: .streamNotFound, message: "no stream named \"x\""),
         .error(code: ErrorCode(rawValue: 4242), message: ""),
     ]

@@ -12,7 +12,7 @@ import Testing
         let (hub, storage) = try makeHub { $0.maximumSubscriptionsPerConnection = 9 }
         let client = TestClient(hub: hub)
         let reply = try client.request(.hello(minVersion: 1, maxVersion: 3, clientName: "test"))
-        #expect(reply == .welcome(version: 2, maxFrameLength: 16 * 1024 * 1024, maxSubscriptions: 9, serverName: "streamd"))
+        #expect(reply == .welcome(version: 3, maxFrameLength: 16 * 1024 * 1024, maxSubscriptions: 9, serverName: "streamd"))
         #expect(try client.request(.ping(nonce: 42)) == .pong(nonce: 42))
         _ = storage
     }
@@ -30,7 +30,7 @@ import Testing
     @Test func helloWithoutACommonVersionGetsUnsupportedVersionAndCloses() throws {
         let (hub, storage) = try makeHub()
         let client = TestClient(hub: hub)
-        #expect(try client.request(.hello(minVersion: 3, maxVersion: 5, clientName: "future")).errorCode == .unsupportedVersion)
+        #expect(try client.request(.hello(minVersion: 4, maxVersion: 5, clientName: "future")).errorCode == .unsupportedVersion)
         #expect(client.session.isClosed)
         _ = storage
     }

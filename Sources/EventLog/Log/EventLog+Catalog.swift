@@ -55,6 +55,7 @@ extension EventLog {
             // Cleared first: a crash before the commit leaves the database ahead of its marks, never behind.
             writer.marks?.clear(id: state.id)
             try StreamCatalog.delete(state, on: writer.connection)
+            writer.reclaimer?.noteFreed(state.storedBytes)
             writer.forget(name)
             writer.freedStreamID(state.id)
         }

@@ -26,6 +26,8 @@ public final class EventLog: Sendable {
     private let writer: WriterHandle?
     /// Checkpoints the WAL beside the writer; nil for a read-only log.
     let checkpointer: BackgroundCheckpointer?
+    /// The bytes given back to the file system since the log was opened (`SpaceReclaimer`, `compact()`).
+    let reclaimTotals = ReclaimTotals()
     private let closed = Atomic<Bool>(false)
     /// False when init failed or the log is read-only: then there is no writer thread to wait for.
     private let writerStarted = Atomic<Bool>(false)
@@ -81,6 +83,10 @@ public final class EventLog: Sendable {
             if !fullDisk.reserve.refill() { _ = fullDisk.filled(connection) }
             logWriter.fullDisk = fullDisk
         }
+        let reclaimer = SpaceReclaimer(
+            queue: queue, thresholdBytes: options.reclaimThresholdBytes, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
+            totals: reclaimTotals)
+        logWriter.reclaimer = reclaimer
         let writer = WriterHandle(logWriter)
         self.writer = writer
         // With `full` durability every commit waits for an fsync anyway, and a background pass's fsyncs
@@ -96,6 +102,11 @@ public final class EventLog: Sendable {
             }
             checkpointer.watch(connection)
             self.checkpointer = checkpointer
+            let emptyWAL = reclaimer.runEnded
+            reclaimer.runEnded = { connection in
+                // Between passes: a pass in progress holds SQLite's checkpoint lock.
+                try? checkpointer.betweenPasses { () throws(EventLogError) in emptyWAL(connection) }
+            }
             if let fullDisk = logWriter.fullDisk {
                 let plain = fullDisk.checkpoint
                 fullDisk.checkpoint = { connection throws(EventLogError) in try checkpointer.betweenPasses { () throws(EventLogError) in try plain(connection) } }
@@ -125,6 +136,10 @@ public final class EventLog: Sendable {
         // rows inside the pages it writes anyway, and puts freed pages on the freelist unwritten.
         try connection.execute("PRAGMA secure_delete = FAST")
         if let pages = options.maximumPageCount { _ = try connection.integer("PRAGMA max_page_count = \(pages)") }
+        // A WAL that grew past its usual size (a reclaim run, a long reader) is cut back to it when it
+        // next starts over, so its space returns to the file system too.
+        let pageSize = try connection.integer("PRAGMA page_size")
+        _ = try connection.integer("PRAGMA journal_size_limit = \(Int64(max(1, options.checkpointPages)) * pageSize)")
     }
 
     deinit { close() }

@@ -65,6 +65,11 @@ public struct EventLogOptions: Sendable {
     /// Bytes set aside in `<db>.reserve` and given back when the disk is full, so that deleting and
     /// truncating streams can still write (see `DiskReserve`); 0 keeps no reserve.
     public var diskReserveBytes: Int = 8 << 20
+    /// Freed bytes inside the database past which the writer gives them back to the file system, in
+    /// small incremental-vacuum steps between commits (see `SpaceReclaimer`); 0 never does on its own
+    /// (`compact()` still does). Only databases created with incremental auto-vacuum can (every log
+    /// this build creates); older ones need `compact()` once.
+    public var reclaimThresholdBytes: Int = 4 << 20
     /// Told, on the writer's thread, when the disk fills (the log then refuses appends but still
     /// deletes and truncates) and when it has room again. Called once per change; keep it short.
     public var storageObserver: (@Sendable (StorageCondition) -> Void)? = nil

@@ -46,7 +46,9 @@ extension LogWriter {
         let target = min(sequence, state.lastSequence + 1)
         guard target > state.firstSequence else { return }
         state.firstSequence = target
-        state.storedBytes -= try BlockStore.deleteBlocks(streamID: state.id, before: target, on: connection)
+        let deleted = try BlockStore.deleteBlocks(streamID: state.id, before: target, on: connection)
+        state.storedBytes -= deleted
+        reclaimer?.noteFreed(deleted)
     }
 
     /// Drops the oldest whole blocks while the stream's stored bytes exceed `maxBytes`, keeping the newest.

@@ -27,6 +27,8 @@ final class LogWriter {
     var droppedByRetention: [RetentionDrop] = []
     /// Commit, per-stream and retention metrics.
     let metrics: EventLogMetrics
+    /// Gives freed pages back to the file system between commits; nil when the log does not.
+    var reclaimer: SpaceReclaimer?
 
     init(connection: SQLiteConnection, options: EventLogOptions, observers: AppendObservers) throws(EventLogError) {
         self.connection = connection
@@ -50,6 +52,7 @@ final class LogWriter {
     /// Runs a leading appender's own job in one commit, then gives up the committer role.
     func lead(_ queue: WriteQueue, _ job: WriteJob) {
         process([job])
+        reclaimer?.startIfDue(self)
         queue.release()
     }
 
@@ -58,6 +61,7 @@ final class LogWriter {
         var jobs = jobs
         while true {
             process(jobs)
+            reclaimer?.startIfDue(self)
             guard let more = queue.takeMoreOrRelease() else { return }
             jobs = more
         }
@@ -73,6 +77,7 @@ final class LogWriter {
             case .admin(let work):
                 if !appends.isEmpty { commit(appends); appends.removeAll() }
                 work(self)
+                reclaimer?.adminJobRan()
             }
         }
         if !appends.isEmpty { commit(appends) }

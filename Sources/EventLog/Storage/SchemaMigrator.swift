@@ -4,7 +4,7 @@
 enum SchemaMigrator {
     /// Makes the database at `connection` a log of the current schema version, or throws why it cannot be.
     ///
-    /// An empty file gets the current schema. A file of another application, or of a newer version,
+    /// An empty file gets the current schema, with incremental auto-vacuum. A file of another application, or of a newer version,
     /// is refused untouched. Older versions run their migrations in order, each in a transaction.
     static func prepare(_ connection: SQLiteConnection, readOnly: Bool) throws(EventLogError) {
         let path = connection.path
@@ -17,6 +17,8 @@ enum SchemaMigrator {
             guard !readOnly else {
                 throw EventLogError(.readOnly, "the database is empty and the log was opened read-only, so it cannot create its schema; open it read-write once.", path: path)
             }
+            // Only before the first table, and only outside a transaction, does SQLite take this.
+            try connection.execute("PRAGMA auto_vacuum = INCREMENTAL")
             try inTransaction(connection) { () throws(EventLogError) in try connection.execute(Schema.current) }
             return
         }

@@ -18,6 +18,7 @@ extension ClientMessage: WireMessage {
         case .deleteStream: MessageType.deleteStream
         case .getStats: MessageType.getStats
         case .verify: MessageType.verify
+        case .compact: MessageType.compact
         }
     }
 
@@ -70,7 +71,7 @@ extension ClientMessage: WireMessage {
             policy.write(to: &writer)
         case let .getStreamInfo(name), let .deleteStream(name):
             try writer.write(name, field: "stream")
-        case .listStreams, .getStats:
+        case .listStreams, .getStats, .compact:
             break
         case let .listStreamsPage(after, limit):
             try writer.writeOptional(after) { try $0.write($1, field: "after") }
@@ -151,6 +152,8 @@ extension ClientMessage: WireMessage {
             return .getStats
         case MessageType.verify:
             return .verify(stream: try reader.readOptional("stream") { try $0.read(String.self, "stream") })
+        case MessageType.compact:
+            return .compact
         default:
             throw ProtocolError.unknownMessageType(type)
         }

@@ -40,6 +40,9 @@ public enum ClientMessage: Sendable, Hashable {
     /// Runs the log's integrity check (of one stream, or of all when `stream` is nil); answered with
     /// `VERIFY_REPORT`.
     case verify(stream: String?)
+    /// Gives the space that deletions freed inside the database back to the file system now; answered
+    /// with `COMPACTED`. Version 3.
+    case compact
 
     /// One event to append.
     public struct Publish: Sendable, Hashable {

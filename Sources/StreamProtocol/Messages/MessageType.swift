@@ -1,4 +1,4 @@
-/// The type bytes of versions 1 and 2 (schemas/protocol.md).
+/// The type bytes of versions 1 to 3 (schemas/protocol.md).
 enum MessageType {
     static let hello: UInt8 = 0x01
     static let ping: UInt8 = 0x02
@@ -18,6 +18,8 @@ enum MessageType {
     static let verify: UInt8 = 0x37
     /// Version 2.
     static let listStreamsPage: UInt8 = 0x38
+    /// Version 3.
+    static let compact: UInt8 = 0x39
 
     static let welcome: UInt8 = 0x81
     static let pong: UInt8 = 0x82
@@ -34,5 +36,7 @@ enum MessageType {
     static let verifyReport: UInt8 = 0xB5
     /// Version 2.
     static let streamPage: UInt8 = 0xB6
+    /// Version 3.
+    static let compacted: UInt8 = 0xB7
     static let error: UInt8 = 0xE0
 }

@@ -15,6 +15,7 @@ extension ServerMessage: WireMessage {
         case .ok: MessageType.ok
         case .stats: MessageType.stats
         case .verifyReport: MessageType.verifyReport
+        case .compacted: MessageType.compacted
         case .error: MessageType.error
         }
     }
@@ -73,6 +74,11 @@ extension ServerMessage: WireMessage {
             try stats.write(to: &writer)
         case let .verifyReport(result):
             try result.write(to: &writer)
+        case let .compacted(compaction):
+            writer.write(compaction.bytesBefore)
+            writer.write(compaction.bytesAfter)
+            writer.write(compaction.rewrote)
+            writer.write(compaction.milliseconds)
         case let .error(code, message):
             writer.write(code.rawValue)
             // An error message is never worth failing the reply over: cut it to fit its field.
@@ -143,6 +149,12 @@ extension ServerMessage: WireMessage {
             return .stats(try DaemonStats(from: &reader))
         case MessageType.verifyReport:
             return .verifyReport(try VerifyResult(from: &reader))
+        case MessageType.compacted:
+            return .compacted(ServerMessage.Compaction(
+                bytesBefore: try reader.read(UInt64.self, "bytes_before"),
+                bytesAfter: try reader.read(UInt64.self, "bytes_after"),
+                rewrote: try reader.read(Bool.self, "rewrote"),
+                milliseconds: try reader.read(UInt64.self, "duration_ms")))
         case MessageType.error:
             return .error(
                 code: ErrorCode(rawValue: try reader.read(UInt16.self, "code")),

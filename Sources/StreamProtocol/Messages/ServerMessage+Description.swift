@@ -18,6 +18,7 @@ extension ServerMessage: CustomStringConvertible {
         case .ok: "OK"
         case .stats: "STATS"
         case .verifyReport: "VERIFY_REPORT"
+        case .compacted: "COMPACTED"
         case .error: "ERROR"
         }
     }

@@ -28,6 +28,8 @@ public enum ServerMessage: Sendable, Hashable {
     case stats(DaemonStats)
     /// What the integrity check found, answering `VERIFY`.
     case verifyReport(VerifyResult)
+    /// What a compaction gave back, answering `COMPACT`. Version 3.
+    case compacted(Compaction)
     /// A request failed, or the connection is being closed (codes below 10).
     case error(code: ErrorCode, message: String)
 
@@ -42,6 +44,31 @@ public enum ServerMessage: Sendable, Hashable {
         public init(sequence: UInt64, duplicate: Bool = false) {
             self.sequence = sequence
             self.duplicate = duplicate
+        }
+    }
+}
+
+extension ServerMessage {
+    /// The figures of `COMPACTED`: the database file and its write-ahead log before and after.
+    public struct Compaction: Sendable, Hashable {
+        /// Bytes of the database file and its WAL before.
+        public var bytesBefore: UInt64
+        /// Bytes of the database file and its WAL after.
+        public var bytesAfter: UInt64
+        /// Whether the database was rewritten whole (a file made before incremental reclaiming).
+        public var rewrote: Bool
+        /// How long it took, in milliseconds.
+        public var milliseconds: UInt64
+
+        /// Bytes given back (0 when the files grew meanwhile).
+        public var reclaimedBytes: UInt64 { bytesBefore > bytesAfter ? bytesBefore - bytesAfter : 0 }
+
+        /// The figures with these values.
+        public init(bytesBefore: UInt64, bytesAfter: UInt64, rewrote: Bool, milliseconds: UInt64) {
+            self.bytesBefore = bytesBefore
+            self.bytesAfter = bytesAfter
+            self.rewrote = rewrote
+            self.milliseconds = milliseconds
         }
     }
 }

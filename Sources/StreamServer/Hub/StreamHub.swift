@@ -13,7 +13,7 @@ import Synchronization
 /// serialized by that stream's lock, publishes to different streams run in parallel.
 public final class StreamHub: Sendable {
     /// The protocol versions this server speaks.
-    public static let supportedVersions: ClosedRange<UInt16> = 1...2
+    public static let supportedVersions: ClosedRange<UInt16> = 1...3
 
     /// The log every connection reads and writes.
     public let log: EventLog

@@ -140,6 +140,7 @@ extension ConnectionSession {
             case .getStats: return .everywhere(.read, what: "read the daemon's statistics", operation: "stats")
             case let .verify(stream?): return .right(.admin, stream: stream, operation: "verify")
             case .verify(nil): return .everywhere(.admin, what: "verify the whole log", operation: "verify")
+            case .compact: return .everywhere(.admin, what: "compact the whole log", operation: "compact")
             }
         }
     }

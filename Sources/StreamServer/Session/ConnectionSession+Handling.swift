@@ -77,6 +77,10 @@ extension ConnectionSession {
             return .stats(try hub.stats())
         case let .verify(stream):
             return .verifyReport(hub.bounded(try hub.verify(stream)))
+        case .compact:
+            let compaction = try hub.compact()
+            auditChange("compact", stream: nil, detail: "reclaimed \(compaction.reclaimedBytes) bytes")
+            return .compacted(compaction)
         }
     }
 

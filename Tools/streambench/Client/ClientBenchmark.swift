@@ -19,6 +19,7 @@ struct ClientBenchmark {
         var resident: [Double] = [], peak: [Double] = []
         var createFirst: [Double] = [], createLast: [Double] = []
         var trickleCPU: [Double] = []
+        var reclaim: [ReclaimBenchmark.Figures] = []
     }
 
     private func runs(_ workload: String) -> Bool { arguments.only.isEmpty || arguments.only.contains(workload) }
@@ -59,6 +60,8 @@ struct ClientBenchmark {
                 figures.createFirst.append(batches.first ?? 0)
                 figures.createLast.append(batches.last ?? 0)
             }
+            // Only when named: it fills 800 000 events first.
+            if arguments.only.contains("reclaim") { figures.reclaim.append(try ReclaimBenchmark.run(daemon)) }
             let memory = daemon.memory
             figures.resident.append(memory.resident)
             figures.peak.append(memory.peak)
@@ -79,6 +82,18 @@ struct ClientBenchmark {
         ]
         for (metric, values, unit, detail) in lines where !values.isEmpty {
             report(metric, median(values), unit, detail)
+        }
+        if !figures.reclaim.isEmpty {
+            let reclaim = figures.reclaim
+            report("reclaim_bytes_full", median(reclaim.map(\.bytesFull)) / 1_048_576, "MiB", "database and WAL, 4 streams of 200 000 events")
+            report("reclaim_bytes_after", median(reclaim.map(\.bytesAfter)) / 1_048_576, "MiB", "database and WAL once 3 were removed and the space given back")
+            report("reclaim_stored_after", median(reclaim.map(\.storedAfter)) / 1_048_576, "MiB", "stored bytes left (the kept stream)")
+            report("reclaim_seconds", median(reclaim.map(\.secondsToShrink)), "s", "from the first rm to the file's last change (includes 3 s of probes and the probe stream's rm)")
+            report("reclaim_rtt_max", median(reclaim.map(\.reclaimMax)), "us", "longest one-at-a-time publish in the 3 s after the first rm")
+            report("reclaim_rtt_p999", median(reclaim.map(\.reclaimP999)), "us", "p99.9 of those publishes")
+            report("reclaim_rtt_p50", median(reclaim.map(\.reclaimP50)), "us", "median of those publishes")
+            report("reclaim_baseline_rtt_max", median(reclaim.map(\.baselineMax)), "us", "longest publish in 2 s before the rm, for comparison")
+            report("reclaim_baseline_rtt_p999", median(reclaim.map(\.baselineP999)), "us", "p99.9 of those")
         }
         report("daemon_rss", median(figures.resident), "MiB", "resident after all workloads")
         report("daemon_peak_rss", median(figures.peak), "MiB", "peak resident during all workloads")
