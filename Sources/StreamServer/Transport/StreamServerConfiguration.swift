@@ -27,6 +27,11 @@ public struct StreamServerConfiguration: Sendable {
     /// wakes its thread at once: by a CPU latency request where the process may make one, else by an
     /// idle-priority thread per core (see `WakeLatencyKeeper`); zero turns it off.
     public var idleSpin: Duration = .milliseconds(1)
+    /// The listening socket passed by a service manager, adopted instead of binding `socketPath`
+    /// (and never removed on stop); nil: the server binds `socketPath` itself.
+    public var inheritedListener: InheritedListener?
+    /// Where to say "ready" and "stopping" (systemd's `Type=notify`); nil: nobody is told.
+    public var serviceManager: ServiceManagerNotifier?
 
     /// A configuration serving `databasePath` on `socketPath`, with every other setting at its default.
     public init(socketPath: String, databasePath: String) {
