@@ -68,6 +68,10 @@ import Testing
                 let words = tool == "streamctl" ? ["publish", "tail", "verify"] : ["db", "durability", "socket-mode"]
                 for word in words { #expect(source.contains(word), "\(script) does not mention \(word)") }
             }
+            if tool == "streamctl" {
+                // Stream names come from the running daemon (StreamNameCompletionTests).
+                #expect(try text(scripts[0]).contains("---completion tail"))
+            }
             let syntax = try ToolProcess.run(path: "/bin/bash", ["-n", scripts[0]])
             #expect(syntax.status == 0, "\(syntax)")
         }
