@@ -47,6 +47,12 @@ import Testing
             let page = manuals + "/\(tool).1"
             let source = try text(page)
             #expect(source.contains(".Dt \(tool.uppercased()) 1") || source.contains(".TH"), "\(page) has no title macro")
+            guard FileManager.default.isExecutableFile(atPath: "/usr/bin/man") else {
+                print("InstallScriptTests: man is not installed (Debian package man-db), so \(tool).1 was checked as source only.")
+                #expect(source.contains(".Sh NAME"))
+                for word in words { #expect(source.contains(word.replacingOccurrences(of: "--", with: "")), "\(tool).1 does not mention \(word)") }
+                continue
+            }
             let rendered = try ToolProcess.run(path: "/usr/bin/man", ["-l", page], environment: ["MANPAGER": "cat", "MANWIDTH": "100", "PAGER": "cat"])
             #expect(rendered.status == 0, "\(rendered)")
             #expect(rendered.standardOutput.contains("NAME"), "\(tool).1 rendered no NAME section: \(rendered)")
