@@ -14,7 +14,8 @@ import Synchronization
 /// not even for a moment). On graceful shutdown or cancellation it stops accepting, answers every
 /// request already received (publishes are acknowledged after their commit), ends each subscription
 /// with `SUBSCRIPTION_ENDED` and each connection with `ERROR shutting_down`, closes the log, removes
-/// the socket file and releases the database. Run it once.
+/// the socket file (not one a service manager passed: see `InheritedListener`) and releases the
+/// database. Run it once.
 /// Thread-safety: Sendable; `waitUntilListening` and `connectionCount` may be called from any thread.
 public final class StreamServer: Service, Sendable {
     /// Where and how this server serves.
