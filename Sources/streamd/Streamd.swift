@@ -19,6 +19,11 @@ struct Streamd: AsyncParsableCommand {
             subscription, closes the database and removes the socket file. It refuses to start when \
             another daemon serves the socket or the database; a socket file left by a crash is replaced.
 
+            Under systemd (packaging/systemd): with NOTIFY_SOCKET set, streamd sends READY=1 once it \
+            listens and STOPPING=1 when it begins to stop (Type=notify); when LISTEN_PID names it and \
+            LISTEN_FDS is 1 or more, it serves the listening socket passed as descriptor 3 instead of \
+            binding --socket, and leaves that socket's file in place when it stops (socket activation).
+
             Exit status: 0 after a clean stop, 64 on bad usage, 1 when it cannot start or serve.
             """,
         version: StreamdVersion.current
@@ -135,6 +140,7 @@ struct Streamd: AsyncParsableCommand {
             export.bootstrap()
             configuration.metrics = MetricsConfiguration(address: metricsAddress, exposition: export.exposition)
         }
+        try configuration.adoptServiceManager(environment: environment, logger: logger)
         var startup = configuration.logMetadata
         startup["version"] = .string(StreamdVersion.current)
         startup["pid"] = .stringConvertible(getpid())

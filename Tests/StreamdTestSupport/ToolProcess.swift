@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What a finished command printed and how it exited.
 public struct CommandResult: Sendable, CustomStringConvertible {
@@ -105,6 +106,13 @@ public final class ToolProcess: @unchecked Sendable {
         return String(decoding: output, as: UTF8.self)
     }
 
+    /// Standard error so far, as text.
+    public var standardError: String {
+        condition.lock()
+        defer { condition.unlock() }
+        return errorText
+    }
+
     /// Waits until standard output contains `text`.
     public func waitForOutput(containing text: String, timeout: TimeInterval = 15) throws {
         let deadline = Date(timeIntervalSinceNow: timeout)
@@ -120,8 +128,12 @@ public final class ToolProcess: @unchecked Sendable {
     public func finish(timeout: TimeInterval = 30) -> CommandResult {
         let exited = DispatchSemaphore(value: 0)
         let process = self.process
+        // The status as `waitForExitStatus` read it: Foundation may still call the process running
+        // when a long-lived child spawned meanwhile (a daemon) inherited what tells it of the end.
+        let status = Mutex<Int32?>(nil)
         Thread.detachNewThread {
-            process.waitForExitStatus()
+            let ended = process.waitForExitStatus()
+            status.withLock { $0 = ended }
             exited.signal()
         }
         if exited.wait(timeout: .now() + timeout) == .timedOut {
@@ -131,7 +143,7 @@ public final class ToolProcess: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: 5)
         condition.lock()
         while closedPipes < 2, condition.wait(until: deadline) {}
-        let result = CommandResult(status: process.isRunning ? -1 : process.terminationStatus, output: output, standardError: errorText)
+        let result = CommandResult(status: process.isRunning ? status.withLock { $0 } ?? -1 : process.terminationStatus, output: output, standardError: errorText)
         condition.unlock()
         return result
     }

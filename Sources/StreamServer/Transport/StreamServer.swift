@@ -14,7 +14,8 @@ import Synchronization
 /// not even for a moment). On graceful shutdown or cancellation it stops accepting, answers every
 /// request already received (publishes are acknowledged after their commit), ends each subscription
 /// with `SUBSCRIPTION_ENDED` and each connection with `ERROR shutting_down`, closes the log, removes
-/// the socket file and releases the database. Run it once.
+/// the socket file (not one a service manager passed: see `InheritedListener`) and releases the
+/// database. Run it once.
 /// Thread-safety: Sendable; `waitUntilListening` and `connectionCount` may be called from any thread.
 public final class StreamServer: Service, Sendable {
     /// Where and how this server serves.
@@ -115,6 +116,7 @@ public final class StreamServer: Service, Sendable {
             "socket": "\(configuration.socketPath)",
             "acl": "\(configuration.accessFile.map { "\($0) (\(serving.access.rules.rules.count) rules in force)" } ?? (geteuid() == 0 ? "none (only root may act)" : "none (only uid \(geteuid()) and root may act)"))",
         ])
+        configuration.serviceManager?.send(ServiceManagerNotifier.ready(status: "listening on \(configuration.socketPath)"), logger: logger)
 
         let channel = serving.channel
         let retention = enforceRetention(of: serving.hub.log, on: group)
@@ -124,11 +126,13 @@ public final class StreamServer: Service, Sendable {
             channel.close(promise: nil)
         }
         retention.cancel()
+        configuration.serviceManager?.send(ServiceManagerNotifier.stopping(status: "stopping"), logger: logger)
         logger.info("streamd is shutting down", metadata: ["connections": .stringConvertible(connectionCount)])
         await serving.metrics?.stop()
         await drainConnections()
         serving.hub.log.close()
-        if unlink(configuration.socketPath) != 0, errno != ENOENT {
+        // An inherited socket's file belongs to the service manager, which keeps listening on it.
+        if configuration.inheritedListener == nil, unlink(configuration.socketPath) != 0, errno != ENOENT {
             logger.warning("could not remove the socket file", metadata: ["socket": "\(configuration.socketPath)", "error": "\(String(cString: strerror(errno)))"])
         }
         serving.lock.release()
@@ -168,14 +172,14 @@ public final class StreamServer: Service, Sendable {
 
     private func start(on group: MultiThreadedEventLoopGroup, keepers: [any WakeLatencyKeeper]) async throws -> Serving {
         let socketPath = configuration.socketPath
-        try SocketFile.preparePrivateDirectory(for: socketPath)
+        if configuration.inheritedListener == nil { try SocketFile.preparePrivateDirectory(for: socketPath) }
         let access: AccessControl
         do {
             access = try AccessControl(file: configuration.accessFile, logger: logger)
         } catch {
             throw StreamServerError(.accessFile, "\(error)")
         }
-        try SocketFile.prepare(socketPath)
+        if configuration.inheritedListener == nil { try SocketFile.prepare(socketPath) }
         let directory = try DatabaseDirectory(databasePath: configuration.databasePath)
         let lock = try DatabaseLock(databasePath: configuration.databasePath, directory: directory.descriptor)
         let hub: StreamHub
@@ -257,6 +261,7 @@ public final class StreamServer: Service, Sendable {
                     try channel.pipeline.syncOperations.addHandler(handler)
                 }
             }
+        if let inherited = configuration.inheritedListener { return try await inherited.adopt(with: bootstrap) }
         // Bound in a private directory and linked into place: see `SocketFile.bindPrivately`.
         return try await SocketFile.bindPrivately(at: socketPath, mode: mode_t(configuration.socketMode)) { staging in
             do {
@@ -279,7 +284,12 @@ public final class StreamServer: Service, Sendable {
     /// Registers a new connection, or says why not (a connection limit, or the server stopping).
     private func accept(_ channel: any Channel, peer: PeerCredentials?, hub: StreamHub, access: AccessControl) -> Admission {
         state.withLock { state in
-            guard case .listening = state.phase else { return .stopping }
+            // Starting too: an inherited socket holds the connection that woke the service, accepted
+            // as soon as the channel registers, a moment before `run` says it listens.
+            switch state.phase {
+            case .starting, .listening: break
+            case .stopping, .finished: return .stopping
+            }
             if let refusal = state.counts.admit(uid: peer?.uid) {
                 let limit = state.counts.total >= configuration.limits.connections.maximumConnections
                 return .refused(refusal, limit ? .maxConnections : .maxConnectionsPerUser)

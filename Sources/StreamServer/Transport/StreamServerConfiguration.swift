@@ -34,6 +34,11 @@ public struct StreamServerConfiguration: Sendable {
     public var cpuLatencyRequest: Duration = .zero
     /// The Prometheus endpoint, or nil (the default) to serve none.
     public var metrics: MetricsConfiguration?
+    /// The listening socket passed by a service manager, adopted instead of binding `socketPath`
+    /// (and never removed on stop); nil: the server binds `socketPath` itself.
+    public var inheritedListener: InheritedListener?
+    /// Where to say "ready" and "stopping" (systemd's `Type=notify`); nil: nobody is told.
+    public var serviceManager: ServiceManagerNotifier?
 
     /// A configuration serving `databasePath` on `socketPath`, with every other setting at its default.
     public init(socketPath: String, databasePath: String) {

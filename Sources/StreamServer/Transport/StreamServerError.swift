@@ -16,6 +16,8 @@ public struct StreamServerError: Error, Sendable, CustomStringConvertible {
         case unsafeFile
         /// The access file (`--acl`) cannot be read or is not valid.
         case accessFile
+        /// The socket a service manager passed (`LISTEN_FDS`) is not a listening Unix stream socket.
+        case inheritedSocket
     }
 
     /// What kind of failure this is.

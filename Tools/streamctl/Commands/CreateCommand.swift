@@ -45,7 +45,7 @@ struct ConfigCommand: AsyncParsableCommand {
     private var options: GlobalOptions { global.merged(with: root.global) }
     @OptionGroup var policy: PolicyOptions
 
-    @Argument(help: "The stream.")
+    @Argument(help: "The stream.", completion: StreamNameCompletion.kind)
     var stream: String
 
     func validate() throws {

@@ -16,7 +16,7 @@ struct ExportCommand: AsyncParsableCommand {
     private var options: GlobalOptions { global.merged(with: root.global) }
     @OptionGroup var range: RangeOptions
 
-    @Argument(help: "The stream.")
+    @Argument(help: "The stream.", completion: StreamNameCompletion.kind)
     var stream: String
 
     @Option(name: [.short, .long], help: ArgumentHelp("The file to write (replaced if it exists).", valueName: "file"))

@@ -26,7 +26,7 @@ struct ImportCommand: AsyncParsableCommand {
     /// The options given after the verb, or else before it.
     private var options: GlobalOptions { global.merged(with: root.global) }
 
-    @Argument(help: "The stream (created if missing).")
+    @Argument(help: "The stream (created if missing).", completion: StreamNameCompletion.kind)
     var stream: String
 
     @Option(name: [.short, .long], help: ArgumentHelp("The file to read.", valueName: "file"))

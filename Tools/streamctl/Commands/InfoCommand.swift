@@ -12,7 +12,7 @@ struct InfoCommand: AsyncParsableCommand {
     /// The options given after the verb, or else before it.
     private var options: GlobalOptions { global.merged(with: root.global) }
 
-    @Argument(help: "The stream.")
+    @Argument(help: "The stream.", completion: StreamNameCompletion.kind)
     var stream: String
 
     func validate() throws { try Daemon.validate(name: stream) }

@@ -20,7 +20,7 @@ struct PublishCommand: AsyncParsableCommand {
     /// The options given after the verb, or else before it.
     private var options: GlobalOptions { global.merged(with: root.global) }
 
-    @Argument(help: "The stream.")
+    @Argument(help: "The stream.", completion: StreamNameCompletion.kind)
     var stream: String
 
     @Argument(help: "The event's payload; without it, each line of standard input is one event.")

@@ -19,7 +19,7 @@ struct RemoveCommand: AsyncParsableCommand {
     /// The options given after the verb, or else before it.
     private var options: GlobalOptions { global.merged(with: root.global) }
 
-    @Argument(help: "The stream.")
+    @Argument(help: "The stream.", completion: StreamNameCompletion.kind)
     var stream: String
 
     @Flag(name: [.short, .long], help: "Delete without asking, even on a terminal.")

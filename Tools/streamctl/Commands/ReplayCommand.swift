@@ -15,7 +15,7 @@ struct ReplayCommand: AsyncParsableCommand {
     private var options: GlobalOptions { global.merged(with: root.global) }
     @OptionGroup var range: RangeOptions
 
-    @Argument(help: "The stream to read.")
+    @Argument(help: "The stream to read.", completion: StreamNameCompletion.kind)
     var stream: String
 
     @Option(name: .long, help: ArgumentHelp("The stream to publish into.", valueName: "other"))

@@ -20,7 +20,7 @@ struct TailCommand: AsyncParsableCommand {
     /// The options given after the verb, or else before it.
     private var options: GlobalOptions { global.merged(with: root.global) }
 
-    @Argument(help: "The stream.")
+    @Argument(help: "The stream.", completion: StreamNameCompletion.kind)
     var stream: String
 
     @Flag(name: .long, help: "Start at the first retained event.")

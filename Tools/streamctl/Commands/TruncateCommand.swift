@@ -16,7 +16,7 @@ struct TruncateCommand: AsyncParsableCommand {
     /// The options given after the verb, or else before it.
     private var options: GlobalOptions { global.merged(with: root.global) }
 
-    @Argument(help: "The stream.")
+    @Argument(help: "The stream.", completion: StreamNameCompletion.kind)
     var stream: String
 
     @Option(name: .customLong("before-seq"), help: ArgumentHelp("Remove every event before sequence S.", valueName: "S"))
