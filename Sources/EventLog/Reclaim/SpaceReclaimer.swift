@@ -20,7 +20,8 @@ import Synchronization
 /// and empties the WAL, unless a reader is in the way (then it does not wait, and the next checkpoint
 /// cuts the file; the WAL is cut back to `journal_size_limit` when it next starts over).
 ///
-/// A full disk stops runs (each step writes moved pages to the WAL; the room left is for deletes).
+/// A full disk stops runs (each step writes moved pages to the WAL; the room left is for deletes),
+/// and a step that finds no room ends its run without entering the full state.
 ///
 /// Thread-safety: not Sendable; the log's writer owns it and uses it on its thread only. `totals` is
 /// Sendable and shared with the log.
@@ -98,7 +99,9 @@ final class SpaceReclaimer {
                 return
             }
         } catch {
-            if error.code == .diskFull { _ = writer.fullDisk?.filled(writer.connection) }
+            // A step that finds no room for its WAL frames (a disk just out of its full state, the
+            // reserve taken back) is rolled back and ends the run quietly: the log is not full, its
+            // appends reuse the freed pages, and the next large deletion starts a run again.
         }
         running = false
         runEnded(writer.connection)

@@ -43,7 +43,7 @@ final class HandshakeHandler: ChannelInboundHandler {
                 return
             }
             StreamConnection.send(
-                .hello(minVersion: 1, maxVersion: 3, clientName: hello.clientName), channel: channel, router: router,
+                .hello(minVersion: ProtocolVersions.supported.lowerBound, maxVersion: ProtocolVersions.supported.upperBound, clientName: hello.clientName), channel: channel, router: router,
                 maximumFrameLength: .max
             ) { reply in
                 // The pings start here, on the loop, so the idle timeout never meets a new connection

@@ -12,9 +12,6 @@ import Synchronization
 /// Thread-safety: Sendable; every method may be called from any thread; publishes to one stream are
 /// serialized by that stream's lock, publishes to different streams run in parallel.
 public final class StreamHub: Sendable {
-    /// The protocol versions this server speaks.
-    public static let supportedVersions: ClosedRange<UInt16> = 1...3
-
     /// The log every connection reads and writes.
     public let log: EventLog
     /// The limits every connection is held to.

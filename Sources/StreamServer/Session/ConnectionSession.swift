@@ -51,7 +51,7 @@ public final class ConnectionSession: Sendable {
         inbound = Mutex(StepDecoder(
             frames: FrameDecoder(maximumLength: limits.maximumFrameLength),
             connection: ConnectionState(
-                supportedVersions: StreamHub.supportedVersions,
+                supportedVersions: ProtocolVersions.supported,
                 maximumFrameLength: UInt32(clamping: limits.maximumFrameLength),
                 maximumSubscriptions: UInt32(clamping: limits.maximumSubscriptionsPerConnection),
                 serverName: hub.serverName),

@@ -96,7 +96,9 @@ struct BadConnection: Sendable {
             frame[10 + Int.random(in: 0...3, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
             return BadConnection(kind: kind, greets: false, bytes: frame, expectation: .closesWith(.malformedFrame, requestID: id))
         case "unsupported version":
-            let ranges: [(UInt16, UInt16)] = [(3, 9), (0, 0), (2, 1), (UInt16.max, UInt16.max), (5, 3)]
+            // Past the daemon's newest version, none, or upside down.
+            let newest = ProtocolVersions.supported.upperBound
+            let ranges: [(UInt16, UInt16)] = [(newest + 1, newest + 7), (0, 0), (2, 1), (UInt16.max, UInt16.max), (newest + 3, newest + 1)]
             let (low, high) = ranges.randomElement(using: &random)!
             let frame = try ClientMessage.hello(minVersion: low, maxVersion: high, clientName: "old").encoded(requestID: id)
             return BadConnection(kind: kind, greets: false, bytes: frame, expectation: .closesWith(.unsupportedVersion, requestID: id))

@@ -1,0 +1,9 @@
+/// The versions of the protocol this package speaks (see `schemas/protocol.md`): 1, then 2 for
+/// listing in pages, then 3 for `COMPACT`. The daemon accepts any of them in `HELLO`, and the client
+/// asks for the newest.
+///
+/// Thread-safety: constants only.
+public enum ProtocolVersions {
+    /// Every version spoken, oldest to newest.
+    public static let supported: ClosedRange<UInt16> = 1...3
+}
