@@ -84,13 +84,15 @@ if [ -z "$from" ]; then
 else
   tool=${STREAMD_GENERATE_MANUAL:-$(find_tool)}
   if [ -z "$tool" ]; then
-    # Built once by running the plugin in the configuration --from holds, which is then up to date.
-    configuration=debug
-    [ "$(basename "$bin")" = release ] && configuration=release
-    say "Building the generate-manual tool (swift package plugin generate-manual --configuration $configuration)..."
-    swift package plugin generate-manual --configuration "$configuration" >/dev/null
+    # Built once from swift-argument-parser's checkout in a build folder of its own: that takes no
+    # lock on this package's .build, which `swift test` holds while the tests (this script's
+    # among them) run, so running the plugin here would wait for the test run that waits for it.
+    checkout=.build/checkouts/swift-argument-parser
+    [ -d "$checkout" ] || { echo "install.sh: $checkout is missing; run swift build once to fetch the packages." >&2; exit 1; }
+    say "Building the generate-manual tool (from $checkout)..."
+    swift build --package-path "$checkout" --scratch-path .build/generate-manual --product generate-manual >/dev/null
     tool=$(find_tool)
-    [ -n "$tool" ] || { echo "install.sh: the generate-manual plugin ran but its tool was not found under .build." >&2; exit 1; }
+    [ -n "$tool" ] || { echo "install.sh: the generate-manual tool was built but not found under .build/generate-manual." >&2; exit 1; }
   fi
   for product in "${products[@]}"; do
     "$tool" "$bin/$product" --output-directory "$manuals" >/dev/null
