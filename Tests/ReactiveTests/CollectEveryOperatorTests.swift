@@ -76,7 +76,9 @@ import Testing
         scheduler.advance(by: .seconds(1))
         #expect(recorder.values == [[]])
         disposable.dispose()
-        #expect(scheduler.isIdle)
+        #expect(recorder.events == [.value([])])
+        scheduler.advance()
         #expect(recorder.events == [.value([]), .interrupted])
+        #expect(scheduler.isIdle)
     }
 }

@@ -28,12 +28,11 @@ import Testing
         #expect(recorder.values == ["a"])
     }
 
-    @Test("bind transforms each value through the returned signal")
-    func bindTransformsEachValueThroughTheReturnedSignal() {
+    @Test func flatMapMergeTransformsEachValueThroughTheReturnedSignal() {
         let (source, input) = Signal<Int, TestError>.pipe()
         let tens = Signal<Int, TestError>.pipe(), twenties = Signal<Int, TestError>.pipe()
         let recorder = Recorder<Int, TestError>()
-        source.bind { value in value == 1 ? tens.output : twenties.output }.observe(recorder.observer)
+        source.flatMap(.merge) { value in value == 1 ? tens.output : twenties.output }.observe(recorder.observer)
         input.send(value: 1)
         tens.input.send(value: 10)
         input.send(value: 2)
@@ -45,11 +44,11 @@ import Testing
         #expect(recorder.events == [.value(10), .value(20), .value(11), .completed])
     }
 
-    @Test func bindMergesByDefaultSoEveryReturnedStreamStaysSubscribed() {
+    @Test func flatMapMergeKeepsEveryReturnedStreamSubscribed() {
         let outer = ProducerProbe<Int, TestError>()
         let first = IntProbe(), second = IntProbe()
         let recorder = Recorder<Int, TestError>()
-        outer.producer.bind { $0 == 1 ? first.producer : second.producer }.start(recorder.observer)
+        outer.producer.flatMap(.merge) { $0 == 1 ? first.producer : second.producer }.start(recorder.observer)
         outer.observer.send(value: 1)
         outer.observer.send(value: 2)
         first.observer.send(value: 10)
@@ -57,15 +56,6 @@ import Testing
         first.observer.send(value: 11)
         #expect(recorder.values == [10, 20, 11])
         #expect(!first.hasEnded)
-    }
-
-    @Test func bindAcceptsAnExplicitStrategy() {
-        let outer = ProducerProbe<Int, TestError>()
-        let first = IntProbe(), second = IntProbe()
-        outer.producer.bind(.latest) { $0 == 1 ? first.producer : second.producer }.start()
-        outer.observer.send(value: 1)
-        outer.observer.send(value: 2)
-        #expect(first.hasEnded)
     }
 
     @Test func aProducerOfSignalsCanBeFlattened() {

@@ -48,11 +48,12 @@ private final class Log: Sendable {
 
     @Test func disposedRunsWhenTheResultIsReleasedWithNoObservers() {
         let disposed = Counter()
-        let (signal, _) = Signal<Int, TestError>.pipe()
+        let (signal, input) = Signal<Int, TestError>.pipe()
         let observation = signal.on(disposed: { disposed.increment() }).observeValues { _ in }
         #expect(disposed.value == 0)
         observation.dispose()
         #expect(disposed.value == 1)
+        withExtendedLifetime(input) {}
     }
 
     @Test func aProducerRunsStartingBeforeItsWorkAndStartedAfter() {

@@ -11,7 +11,8 @@
 /// disposed observer receives nothing more, not even the rest of the event being delivered.
 ///
 /// Lifetime: a signal stays alive while it has observers or while this handle is held. When both are
-/// gone it is interrupted and its generator's lifetime ends, which releases everything upstream.
+/// gone it is interrupted and its generator's lifetime ends, which releases everything upstream. A
+/// pipe's signal is also interrupted when the last copy of its input is released.
 ///
 /// Thread-safety: every method may be called from any thread.
 public final class Signal<Value: Sendable, Failure: Error>: Sendable {
@@ -71,14 +72,19 @@ public final class Signal<Value: Sendable, Failure: Error>: Sendable {
 
     /// A signal and the observer that sends on it.
     ///
-    /// - Parameter disposable: disposed when the signal terminates or is released with no observers.
+    /// When the last copy of `input` is released, the signal is interrupted: a pipe nobody can send on
+    /// any more ends instead of keeping its observers forever.
+    ///
+    /// - Parameter disposable: disposed when the signal terminates (its input released included) or is
+    ///   released with no observers.
     public static func pipe(disposable: (any Disposable)? = nil) -> (output: Signal, input: Observer) {
-        var input: Observer!
+        var send: (@Sendable (Event) -> Void)!
         let output = Signal { observer, lifetime in
-            input = observer
+            send = observer.action
             lifetime += disposable
         }
-        return (output, input)
+        let token = PipeInputToken(send)
+        return (output, Observer { event in token.send(event) })
     }
 
     /// Attaches `observer`; it receives the events sent from now on until the returned disposable is

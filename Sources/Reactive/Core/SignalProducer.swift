@@ -2,7 +2,9 @@
 /// events, so side effects happen once per start.
 ///
 /// Starting returns a disposable; disposing it interrupts the started signal and ends the lifetime
-/// the start handler received, which cancels its work.
+/// the start handler received, which cancels its work. Through operators, the interruption starts at
+/// the innermost start and travels down, so an asynchronous operator delivers it on its scheduler,
+/// after the events it already scheduled (see `StartInterrupter`).
 ///
 /// Thread-safety: a producer is an immutable value; it may be started from any thread, any number of
 /// times, concurrently.
@@ -12,7 +14,7 @@ public struct SignalProducer<Value: Sendable, Failure: Error>: Sendable {
     /// The events of this producer.
     public typealias Event = Reactive.Event<Value, Failure>
 
-    private let startHandler: @Sendable (_ observer: Observer, _ lifetime: Lifetime) -> Void
+    private let startHandler: @Sendable (_ observer: Observer, _ lifetime: Lifetime, _ interrupter: StartInterrupter) -> Void
 
     /// A producer that runs `startHandler` for every start.
     ///
@@ -20,6 +22,16 @@ public struct SignalProducer<Value: Sendable, Failure: Error>: Sendable {
     ///   start, which ends when the started signal terminates or is disposed; attach to it whatever
     ///   must stop then.
     public init(_ startHandler: @escaping @Sendable (_ observer: Observer, _ lifetime: Lifetime) -> Void) {
+        self.startHandler = { observer, lifetime, _ in startHandler(observer, lifetime) }
+    }
+
+    /// A producer whose start handler also gets the start's interrupter, to forward it to the upstream
+    /// start it transforms; see `StartInterrupter`.
+    init(
+        forwardingInterruption startHandler: @escaping @Sendable (
+            _ observer: Observer, _ lifetime: Lifetime, _ interrupter: StartInterrupter
+        ) -> Void
+    ) {
         self.startHandler = startHandler
     }
 
@@ -53,10 +65,17 @@ public struct SignalProducer<Value: Sendable, Failure: Error>: Sendable {
             input = observer
             lifetime = signalLifetime
         }
-        let interrupter = AnyDisposable { [input] in input!.sendInterrupted() }
+        let core = signal.core
+        let interrupter = StartInterrupter(interrupt: { [input] in input!.sendInterrupted() }) { [lifetime] action in
+            // Runs where the signal terminates, under its gate, so reading its terminal event is safe.
+            lifetime!.observeEnded {
+                guard case .interrupted? = core.terminalEvent else { return action(false) }
+                action(true)
+            }
+        }
         return PreparedStart(signal: signal, interrupter: interrupter) { [input, lifetime, startHandler] in
             withExtendedLifetime(signal) {
-                if !lifetime!.hasEnded { startHandler(input!, lifetime!) }
+                if !lifetime!.hasEnded { startHandler(input!, lifetime!, interrupter) }
             }
         }
     }

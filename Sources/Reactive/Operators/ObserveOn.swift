@@ -19,6 +19,9 @@ extension Signal {
 
 extension SignalProducer {
     /// The same events, each delivered through `scheduler`; see `Signal.observe(on:)`.
+    ///
+    /// Disposing a start stops the work upstream at once, but its observer gets the interruption on
+    /// `scheduler`, after the events already scheduled there, and nothing after it.
     public func observe(on scheduler: any Scheduler) -> SignalProducer {
         lift { $0.observe(on: scheduler) }
     }

@@ -19,6 +19,9 @@ extension Signal {
     }
 
     /// Each value turned into a producer by `transform`, whose values are flattened as `strategy` says.
+    ///
+    /// `flatMap(.merge)` is RAC's `-flattenMap:`; RAC's `-bind:`, with per-start state and early stop,
+    /// is `bind(_:)`.
     public func flatMap<U>(
         _ strategy: FlattenStrategy, _ transform: @escaping @Sendable (Value) -> SignalProducer<U, Failure>
     ) -> Signal<U, Failure> {
@@ -30,26 +33,6 @@ extension Signal {
         _ strategy: FlattenStrategy, _ transform: @escaping @Sendable (Value) -> Signal<U, Failure>
     ) -> Signal<U, Failure> {
         map(transform).flatten(strategy)
-    }
-
-    /// RAC's name for `flatMap` (`-bind:` / `-flattenMap:`): each value turned into a stream whose
-    /// values are forwarded.
-    ///
-    /// The default strategy is `.merge` because that is what RAC's `-bind:` does: it subscribes to
-    /// every returned signal at once and completes when the source and all of them have completed.
-    public func bind<U>(
-        _ strategy: FlattenStrategy = .merge,
-        _ transform: @escaping @Sendable (Value) -> SignalProducer<U, Failure>
-    ) -> Signal<U, Failure> {
-        flatMap(strategy, transform)
-    }
-
-    /// RAC's name for `flatMap` with a transform returning signals; see `bind(_:_:)` for the default.
-    public func bind<U>(
-        _ strategy: FlattenStrategy = .merge,
-        _ transform: @escaping @Sendable (Value) -> Signal<U, Failure>
-    ) -> Signal<U, Failure> {
-        flatMap(strategy, transform)
     }
 }
 
@@ -83,21 +66,5 @@ extension SignalProducer {
         _ strategy: FlattenStrategy, _ transform: @escaping @Sendable (Value) -> Signal<U, Failure>
     ) -> SignalProducer<U, Failure> {
         lift { $0.flatMap(strategy, transform) }
-    }
-
-    /// RAC's name for `flatMap` (`-bind:` / `-flattenMap:`); `.merge` by default, as in RAC.
-    public func bind<U>(
-        _ strategy: FlattenStrategy = .merge,
-        _ transform: @escaping @Sendable (Value) -> SignalProducer<U, Failure>
-    ) -> SignalProducer<U, Failure> {
-        flatMap(strategy, transform)
-    }
-
-    /// RAC's name for `flatMap` with a transform returning signals; `.merge` by default, as in RAC.
-    public func bind<U>(
-        _ strategy: FlattenStrategy = .merge,
-        _ transform: @escaping @Sendable (Value) -> Signal<U, Failure>
-    ) -> SignalProducer<U, Failure> {
-        flatMap(strategy, transform)
     }
 }
