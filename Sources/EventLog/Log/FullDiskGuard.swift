@@ -78,23 +78,11 @@ final class FullDiskGuard {
 
     private func report(on connection: SQLiteConnection) {
         guard let observer else { return }
-        var system = statvfs()
-        let free = statvfs(path, &system) == 0 ? Int64(system.f_bavail) * Int64(system.f_frsize) : -1
-        let files = [path, path + "-wal"].reduce(Int64(0)) { total, file in
-            var status = stat()
-            return total + (stat(file, &status) == 0 ? Int64(status.st_size) : 0)
-        }
         observer(StorageCondition(
-            isFull: isFull, path: path, freeBytes: free, databaseBytes: files,
+            isFull: isFull, path: path, freeBytes: DatabaseFiles.freeBytes(beside: path) ?? -1, databaseBytes: DatabaseFiles.bytes(path),
             reusableBytes: reusableBytes(connection), reserveBytes: reserve.bytes))
     }
 }
 
 @available(*, unavailable)
 extension FullDiskGuard: Sendable {}
-
-private func monotonicNanoseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}

@@ -171,9 +171,3 @@ final class ReclaimTotals: Sendable {
         bytes.add(count, ordering: .relaxed)
     }
 }
-
-private func monotonicNanoseconds() -> UInt64 {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-}

@@ -11,7 +11,7 @@ extension StreamHub {
         let uptime = activity.uptime
         return DaemonStats(
             uptimeMilliseconds: UInt64(max(0, uptime.components.seconds * 1_000 + uptime.components.attoseconds / 1_000_000_000_000_000)),
-            version: StreamdVersion.current, databasePath: log.path, databaseBytes: Self.fileBytes(log.path) + Self.fileBytes(log.path + "-wal"),
+            version: StreamdVersion.current, databasePath: log.path, databaseBytes: UInt64(max(0, DatabaseFiles.bytes(log.path))),
             streams: UInt64(streams.count), events: streams.reduce(0) { $0 + $1.retainedCount },
             storedBytes: figures.storedBytes, rawBytes: figures.rawBytes,
             connections: UInt32(clamping: activity.connectionCount), subscriptions: UInt32(clamping: subscriptionCount),
@@ -23,10 +23,4 @@ extension StreamHub {
 
     /// To be called once when a connection's session ends.
     func connectionClosed() { activity.connectionClosed() }
-
-    private static func fileBytes(_ path: String) -> UInt64 {
-        var status = stat()
-        guard stat(path, &status) == 0 else { return 0 }
-        return UInt64(max(0, status.st_size))
-    }
 }

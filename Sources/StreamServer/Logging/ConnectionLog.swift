@@ -47,10 +47,8 @@ final class ConnectionLog: Sendable {
     }
 
     private static func metadata(_ number: Int, _ peer: PeerCredentials?) -> Logger.Metadata {
-        guard let peer else { return ["connection": .stringConvertible(number), "pid": "unknown", "uid": "unknown", "gid": "unknown"] }
-        return [
-            "connection": .stringConvertible(number), "pid": .stringConvertible(peer.pid),
-            "uid": .stringConvertible(peer.uid), "gid": .stringConvertible(peer.gid),
-        ]
+        var metadata = PeerCredentials.logMetadata(peer)
+        metadata["connection"] = .stringConvertible(number)
+        return metadata
     }
 }

@@ -1,8 +1,8 @@
 import Logging
 import StreamProtocol
 
-/// Logs each connection the server refuses or closes for a limit, at warning, with the peer's uid and
-/// pid, at most `perSecond` lines a second: a storm of refusals cannot flood the log, and the next
+/// Logs each connection the server refuses or closes for a limit, at warning, with the peer's pid, uid
+/// and gid, at most `perSecond` lines a second: a storm of refusals cannot flood the log, and the next
 /// line logged says how many were left out.
 ///
 /// Thread-safety: Sendable; `refused` may be called from any thread.
@@ -19,10 +19,8 @@ final class RefusalLog: Sendable {
     /// Logs that the connection of `peer` was refused or closed because of `reason` (a sentence).
     func refused(_ reason: String, peer: PeerCredentials?) {
         guard let leftOut = limit.admit() else { return }
-        var metadata: Logger.Metadata = [
-            "uid": peer.map { .stringConvertible($0.uid) } ?? "unknown", "pid": peer.map { .stringConvertible($0.pid) } ?? "unknown",
-            "reason": "\(reason)",
-        ]
+        var metadata = PeerCredentials.logMetadata(peer)
+        metadata["reason"] = "\(reason)"
         if leftOut > 0 { metadata["refusals-not-logged"] = "\(leftOut)" }
         logger.warning("refused a connection", metadata: metadata)
     }

@@ -71,14 +71,7 @@ public final class ServerMetrics: Sendable {
         connections.record(open)
         subscriptions.record(live)
         catchingUp.record(reading)
-        databaseSize.record(Self.fileSize(databasePath))
-        walSize.record(Self.fileSize(databasePath + "-wal"))
-    }
-
-    /// The size of the file at `path`, 0 when it does not exist.
-    private static func fileSize(_ path: String) -> Int64 {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return 0 }
-        return Int64(info.st_size)
+        databaseSize.record(DatabaseFiles.size(of: databasePath))
+        walSize.record(DatabaseFiles.size(of: databasePath + "-wal"))
     }
 }

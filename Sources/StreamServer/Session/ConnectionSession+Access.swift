@@ -103,7 +103,7 @@ extension ConnectionSession {
     /// `replay --to` into a new stream, say. Costs a lookup of a known stream otherwise.
     func auditIfPublishCreates(_ step: Step) {
         guard let access, access.isUnrestricted, case let .publishing(stream, _) = Self.need(of: step),
-            !hub.isKnownToExist(stream), (try? StreamName.validate(stream)) != nil, !streamExists(stream)
+            !hub.isKnownToExist(stream), (try? StreamName.validate(stream)) != nil, ((try? hub.log.streamInfo(stream)) ?? nil) == nil
         else { return }
         access.control.auditChange(access.identity, operation: "create", stream: stream, detail: "by publishing to the missing stream")
     }
