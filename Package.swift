@@ -5,6 +5,7 @@ let package = Package(
     name: "streamd",
     products: [
         .library(name: "Reactive", targets: ["Reactive"]),
+        .library(name: "StreamModel", targets: ["StreamModel"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "StreamProtocol", targets: ["StreamProtocol"]),
         .library(name: "StreamServer", targets: ["StreamServer"]),
@@ -23,6 +24,7 @@ let package = Package(
     ],
     targets: [
         .target(name: "Reactive"),
+        .target(name: "StreamModel", dependencies: ["Reactive"]),
         .systemLibrary(
             name: "CSQLite",
             pkgConfig: "sqlite3",
@@ -37,7 +39,7 @@ let package = Package(
         .target(
             name: "EventLog",
             dependencies: [
-                "Reactive", "CSQLite", "CSQLiteWriteMerge", "CZlib",
+                "StreamModel", "Reactive", "CSQLite", "CSQLiteWriteMerge", "CZlib",
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
@@ -61,7 +63,7 @@ let package = Package(
             name: "EventLogTests",
             dependencies: ["EventLog", "Reactive", "CSQLite", "CSQLiteWriteMerge", "StreamdTestSupport"]
         ),
-        .target(name: "StreamProtocol"),
+        .target(name: "StreamProtocol", dependencies: ["StreamModel"]),
         .testTarget(name: "StreamProtocolTests", dependencies: ["StreamProtocol", "StreamdTestSupport"]),
         .target(
             name: "StreamServer",
@@ -117,7 +119,7 @@ let package = Package(
         .target(
             name: "StreamClient",
             dependencies: [
-                "StreamProtocol", "Reactive", "EventLog",
+                "StreamModel", "StreamProtocol", "Reactive",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -36,7 +36,7 @@ import Testing
         defer { log.close() }
         for name in ["a", "b", "c"] { try log.createStream(name) }
         try log.append(contentsOf: [[1], [2], [3]], to: "b")
-        let cursor = try log.events(in: "b", from: .allRetained)
+        let cursor = try log.events(in: "b", from: .all)
         #expect(try cursor.next()?.payload == [1])
 
         try log.deleteStream("b")

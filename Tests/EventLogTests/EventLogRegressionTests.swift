@@ -36,7 +36,7 @@ import Testing
         let dir = TemporaryDirectory()
         let log = try EventLog(path: dir.file())
         let subject = try PersistentReplaySubject<Int>(
-            log: log, stream: "s", policy: StreamPolicy(capacity: .replayLast))
+            log: log, stream: "s", policy: StreamPolicy(capacity: .last))
         let seen = Mutex<[Int]>([])
         let disposable = subject.signal.observeValues { value in seen.withLock { $0.append(value) } }
         // Hold the notification queue, as a busy observer of any stream does.
@@ -44,7 +44,7 @@ import Testing
         log.observers.enqueue { hold.wait() }
         // Another writer of the stream in this process (or a second subject on it).
         try log.append(JSONEventCodec().encode(1), to: "s")
-        try subject.publish(2)
+        try subject.append(2)
         hold.signal()
         log.observers.drain()
         let final = seen.withLock { $0 }
@@ -57,12 +57,12 @@ import Testing
         let dir = TemporaryDirectory()
         let log = try EventLog(path: dir.file())
         let subject = try PersistentReplaySubject<Int>(
-            log: log, stream: "s", policy: StreamPolicy(capacity: .replayLast))
+            log: log, stream: "s", policy: StreamPolicy(capacity: .last))
         let count = Atomic<Int>(0)
         let disposable = subject.signal.observeValues { _ in count.add(1, ordering: .relaxed) }
         let perThread = 300
         DispatchQueue.concurrentPerform(iterations: 2) { thread in
-            for index in 0..<perThread { _ = try? subject.publish(thread * 10_000 + index) }
+            for index in 0..<perThread { _ = try? subject.append(thread * 10_000 + index) }
         }
         log.observers.drain()
         #expect(count.load(ordering: .relaxed) == 2 * perThread)
@@ -146,13 +146,13 @@ import Testing
         let dir = TemporaryDirectory()
         let log = try EventLog(path: dir.file())
         let subject = try PersistentReplaySubject<Int>(log: log, stream: "s")
-        for value in 0..<5 { try subject.publish(value) }
+        for value in 0..<5 { try subject.append(value) }
         subject.flush()
         try log.deleteStream("s")
         try log.createStream("s")
         let seen = Mutex<[Int]>([])
         let disposable = subject.signal.observeValues { value in seen.withLock { $0.append(value) } }
-        try subject.publish(42)
+        try subject.append(42)
         subject.flush()
         #expect(seen.withLock { $0 } == [42])
         disposable.dispose()
@@ -207,12 +207,12 @@ import Testing
         try log.createStream("other")
         let slow = log.observeAppends(to: "other") { _ in Thread.sleep(forTimeInterval: 0.3) }
         let subject = try PersistentReplaySubject<Int>(
-            log: log, stream: "s", policy: StreamPolicy(capacity: .replayLast))
+            log: log, stream: "s", policy: StreamPolicy(capacity: .last))
         let seen = Mutex<[Int]>([])
         let disposable = subject.signal.observeValues { value in seen.withLock { $0.append(value) } }
         try log.append([0], to: "other")
         try log.append(JSONEventCodec().encode(1), to: "s")
-        try subject.publish(2)
+        try subject.append(2)
         log.observers.drain()
         let final = seen.withLock { $0 }
         #expect(final == [1, 2])
@@ -242,7 +242,7 @@ import Testing
         let reopened = try EventLog(path: dir.file())
         let report = try reopened.verify()
         let info = try #require(try reopened.streamInfo("s"))
-        #expect(info.retainedCount == 0)
+        #expect(info.count == 0)
         #expect(!report.problems.isEmpty)
     }
 }
@@ -346,7 +346,7 @@ struct ReviewInner: Codable, Equatable, Sendable {
         #expect(try log.readAll("s", from: .since(microseconds: .max)).isEmpty)
         var cursor = try log.events(in: "s", from: .from(sequence: 19))
         #expect(try cursor.next()?.sequence == 19)
-        cursor = try log.events(in: "s", from: .onlyNew)
+        cursor = try log.events(in: "s", from: .newOnly)
         #expect(try cursor.next() == nil)
         let after = try log.truncate("s", keepingLast: 0)
         #expect(after.firstSequence == 21 && after.lastSequence == 20 && after.storedBytes == 0)

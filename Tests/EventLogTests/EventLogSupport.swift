@@ -27,7 +27,7 @@ func samplePayload(_ index: Int) -> [UInt8] {
 
 extension EventLog {
     /// Every event `read` delivers for `stream` from `position` (tests only: holds them all).
-    func readAll(_ stream: String, from position: ReadPosition = .streamDefault) throws -> [LogEvent] {
+    func readAll(_ stream: String, from position: StartPosition = .streamDefault) throws -> [LogEvent] {
         var events: [LogEvent] = []
         try read(stream, from: position) { event in
             events.append(event.copy())

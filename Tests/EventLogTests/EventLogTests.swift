@@ -42,7 +42,7 @@ import Testing
         let log = try EventLog(path: dir.file())
         let info = try #require(try log.streamInfo("s"))
         #expect(info.lastSequence == 51)
-        #expect(info.terminal == .completed)
+        #expect(info.state == .completed)
         #expect(info.policy.capacity == .last(100))
         #expect(info.policy.replay == .last(5))
         let events = try log.readAll("s")
@@ -73,12 +73,12 @@ import Testing
         try log.createStream("s")
         var stamps: [Int64] = []
         for index in 0..<30 { stamps.append(try log.append(samplePayload(index), to: "s").timestamp) }
-        #expect(try log.readAll("s", from: .allRetained).count == 30)
+        #expect(try log.readAll("s", from: .all).count == 30)
         #expect(try log.readAll("s", from: .last(3)).map(\.sequence) == [28, 29, 30])
         #expect(try log.readAll("s", from: .last(100)).count == 30)
         #expect(try log.readAll("s", from: .from(sequence: 17)).map(\.sequence) == Array(17...30))
         #expect(try log.readAll("s", from: .from(sequence: 31)).isEmpty)
-        #expect(try log.readAll("s", from: .onlyNew).isEmpty)
+        #expect(try log.readAll("s", from: .newOnly).isEmpty)
         let since = try log.readAll("s", from: .since(microseconds: stamps[12]))
         #expect(since.first?.sequence == UInt64(stamps.firstIndex(of: stamps[12])! + 1))
         #expect(since.last?.sequence == 30)
@@ -152,7 +152,7 @@ import Testing
         try log.createStream("b")
         try log.createStream("a")
         expectLogError(.streamExists) { try log.createStream("a") }
-        try log.ensureStream("a", policy: StreamPolicy(capacity: .replayLast))
+        try log.ensureStream("a", policy: StreamPolicy(capacity: .last))
         #expect(try log.streams().map(\.name) == ["a", "b"])
         #expect(try log.streamInfo("a")?.policy.capacity == .unlimited)
         try log.append([1], to: "a")

@@ -14,7 +14,7 @@ import Testing
         DispatchQueue.global().async(group: writers) {
             for index in 0..<300 { _ = try? log.append(samplePayload(index), to: "s") }
         }
-        let observation = try log.follow("s", from: .allRetained) { event in
+        let observation = try log.follow("s", from: .all) { event in
             seen.withLock { $0.append(event.sequence) }
         }
         writers.wait()

@@ -23,10 +23,10 @@ struct Reading: Codable, Sendable, Equatable {
         let directory = TemporaryDirectory()
         let log = try EventLog(path: directory.file())
         let subject = try PersistentReplaySubject<Int>(log: log, stream: "numbers")
-        for value in 1...3 { try subject.publish(value) }
+        for value in 1...3 { try subject.append(value) }
         let late = StreamRecorder<Int>()
         subject.observe(late.observer)
-        try subject.publish(4)
+        try subject.append(4)
         subject.flush()
         #expect(late.values == [1, 2, 3, 4])
     }
@@ -36,8 +36,8 @@ struct Reading: Codable, Sendable, Equatable {
         do {
             let log = try EventLog(path: directory.file())
             let subject = try PersistentReplaySubject<Reading>(log: log, stream: "readings", codec: BinaryEventCodec())
-            for value in 0..<10 { try subject.publish(Reading(sensor: "a", value: value)) }
-            try subject.complete()
+            for value in 0..<10 { try subject.append(Reading(sensor: "a", value: value)) }
+            try subject.appendCompleted()
             log.close()
         }
         let log = try EventLog(path: directory.file())
@@ -46,7 +46,7 @@ struct Reading: Codable, Sendable, Equatable {
         subject.observe(recorder.observer)
         #expect(recorder.values.map(\.value) == Array(0..<10))
         #expect(recorder.events.last == .completed)
-        #expect(throws: EventLogError.self) { try subject.publish(Reading(sensor: "a", value: 99)) }
+        #expect(throws: EventLogError.self) { try subject.append(Reading(sensor: "a", value: 99)) }
     }
 
     @Test func aStreamWithACapacityReplaysOnlyItsLastValues() throws {
@@ -54,13 +54,13 @@ struct Reading: Codable, Sendable, Equatable {
         let log = try EventLog(path: directory.file())
         let subject = try PersistentReplaySubject<Int>(
             log: log, stream: "recent", policy: StreamPolicy(capacity: .last(3)))
-        for value in 1...10 { try subject.publish(value) }
+        for value in 1...10 { try subject.append(value) }
         subject.flush()
         let late = StreamRecorder<Int>()
         subject.observe(late.observer)
         #expect(late.values == [8, 9, 10])
-        let last = try PersistentReplaySubject<Int>(log: log, stream: "latest", policy: StreamPolicy(capacity: .replayLast))
-        for value in 1...10 { try last.publish(value) }
+        let last = try PersistentReplaySubject<Int>(log: log, stream: "latest", policy: StreamPolicy(capacity: .last))
+        for value in 1...10 { try last.append(value) }
         last.flush()
         let lateToLast = StreamRecorder<Int>()
         last.observe(lateToLast.observer)
@@ -71,7 +71,7 @@ struct Reading: Codable, Sendable, Equatable {
         let directory = TemporaryDirectory()
         let log = try EventLog(path: directory.file())
         let subject = try PersistentReplaySubject<Int>(log: log, stream: "failing")
-        try subject.publish(1)
+        try subject.append(1)
         subject.send(error: StreamFailure("sensor offline"))
         subject.flush()
         let late = StreamRecorder<Int>()
@@ -107,7 +107,7 @@ struct Reading: Codable, Sendable, Equatable {
                     subject.observe(recorder.observer)
                 }
             } else {
-                for index in 0..<perPublisher { _ = try? subject.publish(worker * 1_000 + index) }
+                for index in 0..<perPublisher { _ = try? subject.append(worker * 1_000 + index) }
             }
         }
         subject.flush()
@@ -124,7 +124,7 @@ struct Reading: Codable, Sendable, Equatable {
         let log = try EventLog(path: directory.file())
         let subject = try PersistentReplaySubject<Int>(log: log, stream: "long")
         _ = try log.append(contentsOf: (1...5_000).map { Array("\($0)".utf8) }, to: "long")
-        try subject.publish(5_001)
+        try subject.append(5_001)
         let decoded = Counter()
         let recorder = StreamRecorder<Int>()
         let ended = DispatchSemaphore(value: 0)

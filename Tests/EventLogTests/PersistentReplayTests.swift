@@ -98,7 +98,7 @@ import Testing
             .start(recorder.observer)
         log.waitForObservers()
         #expect(recorder.events == [.failed(StreamFailure("sensor offline"))])
-        #expect(try log.streamInfo("offline")?.terminal == .failed)
+        #expect(try log.streamInfo("offline")?.state == .failed)
     }
 
     @Test func aPersistentAutoconnectionAppendsWhileSubscribedAndDisconnectsWhenTheLastLeaves() throws {

@@ -76,7 +76,7 @@ import StreamdTestSupport
         // new observer, in this process or the next one, gets the retained history, then the live values.
         let prices = try PersistentReplaySubject<Double>(
             log: log, stream: "prices", policy: StreamPolicy(capacity: .last(100)))
-        try prices.publish(101.5)                                    // returns once the commit is durable
+        try prices.append(101.5)                                     // returns once the commit is durable
         prices.producer.map { $0 * 2 }.startWithValues { print($0) } // replays 203.0, then live values
 
         // An expensive request that runs once: its results are kept for late subscribers and for the next
@@ -85,7 +85,7 @@ import StreamdTestSupport
         let shared = try request.replay(persistingTo: log, stream: "request")
         shared.startWithValues { print("late:", $0) }
 
-        try prices.publish(102)
+        try prices.append(102)
         log.waitForObservers()
         #expect(printed.all == ["203.0", "late: response", "204.0"])
     }
@@ -111,7 +111,7 @@ import StreamdTestSupport
     }
 
     @Test(arguments: [
-        "import Reactive\n\n// A cold producer", "import Reactive\n\nlet prices", "import EventLog\nimport Reactive",
+        "import Reactive\n\n// A cold producer", "import Reactive\n\nlet prices", "import EventLog\n\nlet log",
         "let log = try EventLog(path: directory + \"/events.sqlite\")",
     ])
     func theReadmeShowsExactlyTheCodeTheseTestsRun(blockStart: String) throws {

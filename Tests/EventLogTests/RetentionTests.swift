@@ -14,7 +14,7 @@ import Testing
         #expect(events.map(\.sequence) == Array(31...40))
         #expect(events.map(\.payload) == (30..<40).map(samplePayload))
         let info = try #require(try log.streamInfo("s"))
-        #expect(info.firstSequence == 31 && info.lastSequence == 40 && info.retainedCount == 10)
+        #expect(info.firstSequence == 31 && info.lastSequence == 40 && info.count == 10)
         #expect(try log.append([1], to: "s").sequence == 41)
         #expect(try log.verify().isClean)
     }
@@ -22,7 +22,7 @@ import Testing
     @Test func replayLastKeepsOnlyTheLatestEvent() throws {
         let dir = TemporaryDirectory()
         let log = try EventLog(path: dir.file())
-        try log.createStream("s", policy: StreamPolicy(capacity: .replayLast))
+        try log.createStream("s", policy: StreamPolicy(capacity: .last))
         for index in 0..<50 { try log.append(samplePayload(index), to: "s") }
         #expect(try log.readAll("s").map(\.sequence) == [50])
         // Whole blocks before the retained event are deleted, not just hidden.
@@ -97,7 +97,7 @@ import Testing
         #expect(try log.truncate("s", olderThan: cut).firstSequence == max(21, expected))
         #expect(try log.readAll("s").allSatisfy { $0.timestamp >= cut })
 
-        #expect(try log.truncate("s", before: 1_000).retainedCount == 0)
+        #expect(try log.truncate("s", before: 1_000).count == 0)
         #expect(try log.readAll("s").isEmpty)
         #expect(try log.append([1], to: "s").sequence == 61)
         #expect(try log.readAll("s").map(\.sequence) == [61])
@@ -123,7 +123,7 @@ import Testing
         try log.createStream("last-two", policy: StreamPolicy(capacity: .last(2)))
         for index in 1...5 { _ = try log.append(samplePayload(index), to: "last-two") }
         _ = try log.appendCompleted(to: "last-two")
-        let kept = try log.readAll("last-two", from: .allRetained)
+        let kept = try log.readAll("last-two", from: .all)
         #expect(kept.map(\.sequence) == [4, 5, 6])
         #expect(kept.map(\.kind) == [.value, .value, .completed])
     }

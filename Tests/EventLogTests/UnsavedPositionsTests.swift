@@ -59,7 +59,7 @@ import Testing
         #expect(try rowLastSequence(dir.file(), "capped") == 20)
         #expect(try rowLastSequence(dir.file(), "ending") == 21)
         #expect(try log.streamInfo("capped")?.firstSequence == 16)
-        #expect(try log.streamInfo("ending")?.terminal == .completed)
+        #expect(try log.streamInfo("ending")?.state == .completed)
         #expect(try log.verify().isClean)
     }
 

@@ -36,7 +36,7 @@ import Testing
         // Positions, as streamInfo loads them, never go back, and stored bytes match what reads see.
         DispatchQueue.global().async(group: readers) {
             var lastSeen: UInt64 = 0
-            var bytes: Int64 = 0
+            var bytes: UInt64 = 0
             while !done.load(ordering: .acquiring) {
                 do {
                     guard let info = try second.streamInfo("s") else { continue }
@@ -54,7 +54,7 @@ import Testing
         let cursorSeen = Atomic<UInt64>(0)
         DispatchQueue.global().async(group: readers) {
             do {
-                let cursor = try first.events(in: "s", from: .allRetained)
+                let cursor = try first.events(in: "s", from: .all)
                 var expected: UInt64 = 1
                 while true {
                     let finished = done.load(ordering: .acquiring)

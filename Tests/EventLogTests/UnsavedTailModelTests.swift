@@ -15,7 +15,7 @@ import Testing
             let info = try #require(try log.streamInfo(name), "step \(step) \(what): \(name) is gone")
             #expect(info.lastSequence == last, "step \(step) \(what): \(name) last")
             #expect(info.storedBytes == Int64(try log.storageFigures(of: name).storedBytes), "step \(step) \(what): \(name) bytes")
-            let events = try log.readAll(name, from: .allRetained)
+            let events = try log.readAll(name, from: .all)
             let retained = info.firstSequence <= info.lastSequence ? info.lastSequence - info.firstSequence + 1 : 0
             #expect(UInt64(events.count) == retained, "step \(step) \(what): \(name) \(info.firstSequence)...\(info.lastSequence) read \(events.count)")
             #expect(events.first.map { $0.sequence == info.firstSequence } ?? true, "step \(step) \(what): \(name) first")

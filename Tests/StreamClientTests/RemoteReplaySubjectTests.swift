@@ -12,8 +12,8 @@ import Testing
     @Test func aLateObserverGetsTheHistoryThenLiveValues() async throws {
         let fixture = try await ServerFixture()
         let writer = RemoteReplaySubject<Reading>(connection: try await fixture.connect(), stream: "temps")
-        try await writer.publish(Reading(celsius: 1))
-        try await writer.publish(Reading(celsius: 2))
+        try await writer.append(Reading(celsius: 1))
+        try await writer.append(Reading(celsius: 2))
         // Another process's view of the same stream.
         let reader = RemoteReplaySubject<Reading>(connection: try await fixture.connect(), stream: "temps")
         let late = EventCollector<Reading, StreamFailure>()
@@ -59,8 +59,8 @@ import Testing
     @Test func eachStartOfTheIndependentProducerIsReplayedByTheDaemon() async throws {
         let fixture = try await ServerFixture()
         let subject = RemoteReplaySubject<String>(connection: try await fixture.connect(), stream: "words")
-        try await subject.publish("a")
-        try await subject.publish("b")
+        try await subject.append("a")
+        try await subject.append("b")
         let first = EventCollector<String, StreamFailure>()
         let second = EventCollector<String, StreamFailure>()
         let one = subject.independentProducer.start(first.observer)
@@ -105,7 +105,7 @@ import Testing
         #expect(await late.wait { $0.last.map { if case .completed = $0 { true } else { false } } == true })
         #expect(late.values == [7])
         // The stream takes nothing more.
-        await #expect(throws: StreamClientError.self) { try await other.publish(8) }
+        await #expect(throws: StreamClientError.self) { try await other.append(8) }
         subject.connection.close()
         other.connection.close()
         await fixture.tearDown()

@@ -2,7 +2,7 @@
 
 /// One of every message, with the fields that exercise each encoding.
 enum ProtocolSamples {
-    static let policy = StreamPolicy(capacity: 1000, maxAgeMilliseconds: nil, maxBytes: 1 << 40, defaultStart: .last(10))
+    static let policy = StreamPolicy(capacity: .last(1000), maxBytes: 1 << 40, replay: .last(10))
     static let info = StreamInfo(
         name: "orders.eu-1", policy: policy, count: 3, firstSequence: 8, lastSequence: 10,
         firstTime: 1_700_000_000_000_000, lastTime: -1, storedBytes: 120, rawBytes: 300, subscribers: 2, state: .failed,
@@ -26,7 +26,7 @@ enum ProtocolSamples {
         .subscribe(.init(subscriptionID: 1, stream: "s", start: .streamDefault, credit: 64)),
         .subscribe(.init(subscriptionID: 2, stream: "s", start: .all, credit: 0)),
         .subscribe(.init(subscriptionID: 3, stream: "s", start: .last(5), credit: 1)),
-        .subscribe(.init(subscriptionID: 4, stream: "s", start: .fromSequence(1 << 63), credit: .max)),
+        .subscribe(.init(subscriptionID: 4, stream: "s", start: .from(sequence: 1 << 63), credit: .max)),
         .subscribe(.init(subscriptionID: 5, stream: "s", start: .since(microseconds: -5), credit: 9)),
         .subscribe(.init(subscriptionID: .max, stream: "s", start: .newOnly, credit: 9)),
         .credit(subscriptionID: 7, credit: 100),

@@ -5,7 +5,7 @@ import Testing
 @testable import StreamServer
 
 @Suite(.serialized) struct AdminTests {
-    private let policy = StreamProtocol.StreamPolicy(capacity: 100, maxAgeMilliseconds: 60_000, maxBytes: 1 << 20, defaultStart: .last(5))
+    private let policy = StreamPolicy(capacity: .last(100), maxAge: .seconds(60), maxBytes: 1 << 20, replay: .last(5))
 
     @Test func createStreamStoresThePolicyAndAnswersStreamInfo() throws {
         let (hub, storage) = try makeHub()
@@ -13,7 +13,7 @@ import Testing
         let reply = try client.request(.createStream(name: "made", policy: policy))
         #expect(reply == .streamInfo(.init(name: "made", policy: policy)))
         let stored = try #require(try storage.log.streamInfo("made"))
-        #expect(stored.policy == LogStreamPolicy(capacity: .last(100), maxAge: .seconds(60), maxBytes: 1 << 20, replay: .last(5)))
+        #expect(stored.policy == policy)
         // The same policy again is fine; another one is stream_exists.
         #expect(try client.request(.createStream(name: "made", policy: policy)) == reply)
         #expect(try client.request(.createStream(name: "made", policy: .init())).errorCode == .streamExists)
@@ -22,9 +22,9 @@ import Testing
     @Test func everyDefaultStartSurvivesTheRoundTripThroughTheLog() throws {
         let (hub, storage) = try makeHub()
         let client = try TestClient.connected(to: hub)
-        let starts: [StartPosition] = [.all, .last(3), .fromSequence(7), .since(microseconds: 123_456), .newOnly]
+        let starts: [StartPosition] = [.all, .last(3), .from(sequence: 7), .since(microseconds: 123_456), .newOnly]
         for (index, start) in starts.enumerated() {
-            let wanted = StreamProtocol.StreamPolicy(defaultStart: start)
+            let wanted = StreamPolicy(replay: start)
             guard case let .streamInfo(info) = try client.request(.createStream(name: "start-\(index)", policy: wanted)) else {
                 Issue.record("not created")
                 continue
@@ -38,8 +38,8 @@ import Testing
         let (hub, storage) = try makeHub()
         let client = try TestClient.connected(to: hub)
         for bad in [
-            StreamProtocol.StreamPolicy(capacity: 0), .init(maxAgeMilliseconds: 0), .init(maxBytes: 0),
-            .init(defaultStart: .streamDefault), .init(maxBytes: .max),
+            StreamPolicy(maxAge: .zero), .init(maxBytes: 0), .init(replay: .streamDefault), .init(maxBytes: .max),
+            .init(maxAge: .seconds(Int64.max / 1_000)),
         ] {
             #expect(try client.request(.createStream(name: "bad", policy: bad)).errorCode == .invalidArgument)
         }
@@ -50,11 +50,11 @@ import Testing
         let (hub, storage) = try makeHub()
         let client = try TestClient.connected(to: hub)
         for index in 1...10 { try client.publish(payload(index), to: "conf") }
-        guard case let .streamInfo(info) = try client.request(.configureStream(name: "conf", policy: .init(capacity: 3))) else {
+        guard case let .streamInfo(info) = try client.request(.configureStream(name: "conf", policy: .init(capacity: .last(3)))) else {
             Issue.record("not configured")
             return
         }
-        #expect(info.policy.capacity == 3)
+        #expect(info.policy.capacity == .last(3))
         #expect(info.count == 3 && info.firstSequence == 8 && info.lastSequence == 10)
         #expect(try client.request(.configureStream(name: "missing", policy: .init())).errorCode == .streamNotFound)
         _ = storage
@@ -70,7 +70,7 @@ import Testing
             return
         }
         var times: [Int64] = []
-        try storage.log.read("info", from: .allRetained) { event in
+        try storage.log.read("info", from: .all) { event in
             times.append(event.timestamp)
             return true
         }
@@ -106,7 +106,7 @@ import Testing
         #expect(try client.request(.truncateStream(name: "t", truncation: truncation, dryRun: true)) == .truncated(removed: removed, firstSequence: first))
         #expect(try storage.log.streamInfo("t")?.firstSequence == 1)
         #expect(try client.request(.truncateStream(name: "t", truncation: truncation, dryRun: false)) == .truncated(removed: removed, firstSequence: first))
-        #expect(try storage.log.streamInfo("t")?.retainedCount == 10 - removed)
+        #expect(try storage.log.streamInfo("t")?.count == 10 - removed)
     }
 
     @Test func truncatingByTimeMatchesItsDryRun() throws {

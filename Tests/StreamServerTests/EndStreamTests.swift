@@ -28,7 +28,7 @@ struct EndStreamTests {
         let client = try TestClient.connected(to: hub)
         #expect(try client.request(.endStream(stream: "new", failure: "disk on fire", expectedLastSequence: nil)).publishedSequence == 1)
         var stored: [(LogEvent.Kind, String)] = []
-        try storage.log.read("new", from: .allRetained) { event in
+        try storage.log.read("new", from: .all) { event in
             stored.append((event.kind, String(decoding: event.payload, as: UTF8.self)))
             return true
         }

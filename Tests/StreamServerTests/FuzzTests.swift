@@ -17,7 +17,7 @@ import Testing
         .subscribe(.init(subscriptionID: 3, stream: "fuzz", start: .last(2), credit: 5)),
         .credit(subscriptionID: 3, credit: 1),
         .unsubscribe(subscriptionID: 3),
-        .createStream(name: "fuzz", policy: .init(capacity: 5, defaultStart: .fromSequence(2))),
+        .createStream(name: "fuzz", policy: .init(capacity: .last(5), replay: .from(sequence: 2))),
         .getStreamInfo(name: "fuzz"),
         .truncateStream(name: "fuzz", truncation: .keepLast(1), dryRun: true),
     ]

@@ -23,7 +23,7 @@ import Testing
             #expect(try storage.log.streamInfo("orders")?.lastSequence == UInt64(index))
         }
         var stored: [[UInt8]] = []
-        try storage.log.read("orders", from: .allRetained) { event in
+        try storage.log.read("orders", from: .all) { event in
             stored.append([UInt8](event.payload))
             return true
         }
@@ -35,7 +35,7 @@ import Testing
         let client = try TestClient.connected(to: hub)
         try client.publish([1], to: "fresh")
         let info = try #require(try storage.log.streamInfo("fresh"))
-        #expect(info.policy == LogStreamPolicy())
+        #expect(info.policy == StreamPolicy())
     }
 
     @Test func aBatchIsStoredTogetherAndAnsweredWithOneEntryPerEvent() throws {

@@ -12,7 +12,7 @@ struct RetentionAndDamageTests {
     @Test func eventsPastTheirMaximumAgeGoWithoutAnyPublish() async throws {
         try await withServer(configure: { $0.retentionInterval = .milliseconds(50) }) { _, directory in
             let client = try SocketClient.connected(to: directory.socket)
-            let created = try client.request(.createStream(name: "aging", policy: StreamPolicy(maxAgeMilliseconds: 300)))
+            let created = try client.request(.createStream(name: "aging", policy: StreamPolicy(maxAge: .milliseconds(300))))
             guard case .streamInfo = created else { throw TestFailure("not created: \(created)") }
             for index in 0..<3 { try client.publish(payload(index), to: "aging") }
             try client.publish([1], to: "forever")

@@ -69,7 +69,7 @@ struct StreamServerServiceTests {
         let log = try EventLog(path: directory.database)
         defer { log.close() }
         var payloads: [[UInt8]] = []
-        try log.read("kept", from: .allRetained) { event in
+        try log.read("kept", from: .all) { event in
             payloads.append([UInt8](event.payload))
             return true
         }
@@ -105,7 +105,7 @@ struct StreamServerServiceTests {
         let log = try EventLog(path: directory.database)
         defer { log.close() }
         var stored: [UInt64: [UInt8]] = [:]
-        try log.read("drain", from: .allRetained) { event in
+        try log.read("drain", from: .all) { event in
             stored[event.sequence] = [UInt8](event.payload)
             return true
         }

@@ -150,7 +150,7 @@ struct StreamdProcessTests {
         let log = try EventLog(path: directory.database)
         defer { log.close() }
         var stored: [UInt64: [UInt8]] = [:]
-        try log.read("load", from: .allRetained) { event in
+        try log.read("load", from: .all) { event in
             stored[event.sequence] = [UInt8](event.payload)
             return true
         }

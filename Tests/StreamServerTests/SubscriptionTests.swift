@@ -19,7 +19,7 @@ import Testing
     private func sequences(_ events: [WireEvent]) -> [UInt64] { events.map(\.sequence) }
 
     @Test(arguments: [
-        (StartPosition.streamDefault, UInt64(1)), (.all, 1), (.last(2), 4), (.fromSequence(3), 3), (.newOnly, 6),
+        (StartPosition.streamDefault, UInt64(1)), (.all, 1), (.last(2), 4), (.from(sequence: 3), 3), (.newOnly, 6),
     ])
     func eachStartPositionDeliversItsHistoryThenLiveEvents(start: StartPosition, first: UInt64) throws {
         let (hub, storage, publisher) = try prepared(5)

@@ -36,7 +36,7 @@ import Testing
         }
         #expect(seen == [8, 9, 10])
         var none: [UInt64] = []
-        for try await event in connection.history(of: stream, from: .fromSequence(50)) { none.append(event.sequence) }
+        for try await event in connection.history(of: stream, from: .from(sequence: 50)) { none.append(event.sequence) }
         #expect(none.isEmpty)
         _ = try await connection.truncate(stream, .beforeSequence(12))
         for try await event in connection.history(of: stream) { none.append(event.sequence) }

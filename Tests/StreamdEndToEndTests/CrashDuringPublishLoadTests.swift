@@ -13,7 +13,7 @@ import Testing
         let bySequence = Mutex<[UInt64: String]>([:])
         var count: Int { bySequence.withLock { $0.count } }
 
-        func record(_ published: [Published], _ payloads: [String]) {
+        func record(_ published: [AppendReceipt], _ payloads: [String]) {
             bySequence.withLock { table in
                 for (ack, payload) in zip(published, payloads) { table[ack.sequence] = payload }
             }

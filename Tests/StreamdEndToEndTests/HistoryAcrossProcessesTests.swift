@@ -40,7 +40,7 @@ import Testing
         try await connection.createStream("live")
         let child = try ChildProcess("stream-child", ["subscribe", daemon.socket, "live", "1", "20"])
         #expect(try await eventually { try await connection.streamInfo("live").subscribers == 1 })
-        var sent: [Published] = []
+        var sent: [AppendReceipt] = []
         for index in 1...20 { sent.append(try await connection.publish(bytes("\"live-\(index)\""), to: "live")) }
         #expect(try child.waitForExit() == 0)
         #expect(child.outputLines == zip(sent, 1...20).map { "\($0.sequence) \($0.timestamp) \"live-\($1)\"" })

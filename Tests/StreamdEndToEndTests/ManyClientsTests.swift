@@ -17,7 +17,7 @@ import Testing
         let last = seeded + total
 
         // Five subscribers before the load, each on its own connection, from different places.
-        let starts: [(StartPosition, UInt64)] = [(.all, 1), (.fromSequence(50), 50), (.last(10), seeded - 9), (.newOnly, seeded + 1), (.fromSequence(seeded + 1), seeded + 1)]
+        let starts: [(StartPosition, UInt64)] = [(.all, 1), (.from(sequence: 50), 50), (.last(10), seeded - 9), (.newOnly, seeded + 1), (.from(sequence: seeded + 1), seeded + 1)]
         var subscribers: [(connection: StreamConnection, collector: Collector, first: UInt64)] = []
         for (start, first) in starts {
             let connection = try await StreamConnection.connect(socketPath: daemon.socket)

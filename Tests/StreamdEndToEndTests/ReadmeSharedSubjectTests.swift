@@ -15,10 +15,10 @@ import Testing
 
         let connection = try await StreamConnection.connect(socketPath: socket)  // nil: the default socket
         let prices = RemoteReplaySubject<Double>(connection: connection, stream: "prices")
-        try await prices.publish(101.5)                              // returns once the daemon has stored it
+        try await prices.append(101.5)                               // returns once the daemon has stored it
         prices.producer.map { $0 * 2 }.startWithValues { print($0) } // replays 203.0, then live values
 
-        try await prices.publish(102)
+        try await prices.append(102)
         let deadline = ContinuousClock.now + .seconds(10)
         while printed.withLock({ $0.count }) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(printed.withLock { $0 } == ["203.0", "204.0"])

@@ -69,7 +69,7 @@ import Testing
             }
         }
         let typed = Locked<[Int]>([])
-        let typedSubscription = subscriber.subscribe("n", as: Int.self, from: .fromSequence(11), resume: true).start { event in
+        let typedSubscription = subscriber.subscribe("n", as: Int.self, from: .from(sequence: 11), resume: true).start { event in
             if let value = event.value { typed.withLock { $0.append(value) } }
         }
         #expect(await eventually { seen.withLock { $0.count } == 50 && typed.withLock { $0.count } == 40 })

@@ -27,8 +27,8 @@ do {
     switch arguments[1] {
     case "publish":
         let subject = try PersistentReplaySubject<Reading>(log: log, stream: arguments[3])
-        for index in 0..<(Int(arguments[4]) ?? 0) { try subject.publish(Reading(sensor: "s\(index % 3)", value: index)) }
-        try subject.complete()
+        for index in 0..<(Int(arguments[4]) ?? 0) { try subject.append(Reading(sensor: "s\(index % 3)", value: index)) }
+        try subject.appendCompleted()
         print("published")
     case "replay":
         let request = SignalProducer<Reading, Never> { observer, _ in

@@ -48,7 +48,7 @@ do {
         let connection = try await StreamConnection.connect(socketPath: arguments[1], clientName: "stream-child")
         var received = 0
         if count > 0 {
-            for try await event in connection.events(in: arguments[2], from: .fromSequence(from)) {
+            for try await event in connection.events(in: arguments[2], from: .from(sequence: from)) {
                 print("\(event.sequence) \(event.timestamp) \(String(decoding: event.payload, as: UTF8.self))")
                 received += 1
                 if received == count { break }

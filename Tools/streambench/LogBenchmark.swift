@@ -102,7 +102,7 @@ struct LogBenchmark {
     private func replay(_ log: EventLog, expected: Int) throws -> Double {
         var count = 0, bytes = 0
         let start = DispatchTime.now()
-        try log.read("bench", from: .allRetained) { event in
+        try log.read("bench", from: .all) { event in
             count += 1
             bytes &+= event.payload.count
             return true
@@ -138,7 +138,7 @@ struct LogBenchmark {
             let start = DispatchTime.now()
             let log = try EventLog(path: path)
             var seen = 0
-            try log.read("bench", from: .allRetained) { _ in
+            try log.read("bench", from: .all) { _ in
                 seen += 1
                 if seen == 1 { (cold ? { coldFirst.append($0) } : { firstEvent.append($0) })(seconds(since: start) * 1_000) }
                 return seen < 1_000
@@ -161,7 +161,7 @@ struct LogBenchmark {
         let before = peakResidentMegabytes()
         var count = 0
         let start = DispatchTime.now()
-        try log.read("bench", from: .allRetained) { _ in
+        try log.read("bench", from: .all) { _ in
             count += 1
             return true
         }

@@ -10,16 +10,15 @@ extension EventLog {
     ///
     /// - Throws: what `read` throws (`streamNotFound`, `corruptBlock`, …); nothing is followed then.
     public func follow(
-        _ stream: String, from position: ReadPosition = .streamDefault,
+        _ stream: String, from position: StartPosition = .streamDefault,
         _ handler: @escaping @Sendable (LogEvent) -> Void
     ) throws -> AppendObservation {
         let hand = HandOver()
         // Live events obey the position as the history read does, so an empty history (a position past
         // the end, or in the future) does not let earlier events through.
-        let argument = position.argument
-        let starts: @Sendable (LogEvent) -> Bool = switch position.kind {
-        case .fromSequence: { $0.sequence >= UInt64(max(0, argument)) }
-        case .sinceTime: { $0.timestamp >= argument }
+        let starts: @Sendable (LogEvent) -> Bool = switch position {
+        case let .from(sequence): { $0.sequence >= sequence }
+        case let .since(microseconds): { $0.timestamp >= microseconds }
         default: { _ in true }
         }
         // Observe before reading: every commit is then either on disk when read, or in `pending`.

@@ -8,7 +8,7 @@ extension EventLog {
     ///
     /// - Throws: `streamNotFound`; `corruptBlock` naming the stream and the block's sequence range when a
     ///   block fails its checks (the events before it were delivered); whatever `body` throws.
-    public func read(_ stream: String, from position: ReadPosition = .streamDefault, _ body: (LogEventView) throws -> Bool) throws {
+    public func read(_ stream: String, from position: StartPosition = .streamDefault, _ body: (LogEventView) throws -> Bool) throws {
         try readers.withReader { reader in
             let state = try loadForReading(stream, reader)
             var next = try startSequence(state, position, reader)
@@ -39,7 +39,7 @@ extension EventLog {
     }
 
     /// A cursor over the events of `stream` from `position` on; it holds one decoded block at a time.
-    public func events(in stream: String, from position: ReadPosition = .streamDefault) throws -> EventCursor {
+    public func events(in stream: String, from position: StartPosition = .streamDefault) throws -> EventCursor {
         let reader = try readers.checkOut()
         do {
             let state = try loadForReading(stream, reader)
@@ -80,22 +80,21 @@ extension EventLog {
     }
 
     /// Resolves `position` to the first sequence to deliver.
-    func startSequence(_ state: StreamState, _ position: ReadPosition, _ reader: ReaderConnection) throws -> UInt64 {
-        let position = position.kind == .streamDefault ? state.policy.replay : position
+    func startSequence(_ state: StreamState, _ position: StartPosition, _ reader: ReaderConnection) throws -> UInt64 {
+        let position = position == .streamDefault ? state.policy.replay : position
         let first = state.firstSequence
-        switch position.kind {
-        case .streamDefault, .allRetained:
+        switch position {
+        case .streamDefault, .all:
             return first
-        case .onlyNew:
+        case .newOnly:
             return state.lastSequence + 1
-        case .last:
-            let count = UInt64(max(0, position.argument))
+        case let .last(count):
             return state.lastSequence >= count ? max(first, state.lastSequence - count + 1) : first
-        case .fromSequence:
-            return max(first, UInt64(max(0, position.argument)))
-        case .sinceTime:
+        case let .from(sequence):
+            return max(first, sequence)
+        case let .since(microseconds):
             let found = try BlockStore.firstSequence(
-                streamID: state.id, atOrAfter: position.argument, lastSequence: state.lastSequence,
+                streamID: state.id, atOrAfter: microseconds, lastSequence: state.lastSequence,
                 decoder: reader.decoder, on: reader.connection)
             return max(first, found)
         }

@@ -2,31 +2,31 @@ extension EventLog {
     /// Drops the events of `stream` before `sequence`; sequence numbers continue where they were.
     @discardableResult
     public func truncate(_ stream: String, before sequence: UInt64) throws -> StreamInfo {
-        try administer { writer in
+        try describe(administer { writer in
             var state = try writer.stream(stream)
             try writer.moveFirst(&state, to: sequence)
             try StreamCatalog.updatePositions(state, on: writer.connection)
             writer.remember(state)
-            return state.info
-        }
+            return state
+        })
     }
 
     /// Keeps only the last `count` events of `stream`.
     @discardableResult
     public func truncate(_ stream: String, keepingLast count: UInt64) throws -> StreamInfo {
-        try administer { writer in
+        try describe(administer { writer in
             var state = try writer.stream(stream)
             if state.lastSequence >= count { try writer.moveFirst(&state, to: state.lastSequence - count + 1) }
             try StreamCatalog.updatePositions(state, on: writer.connection)
             writer.remember(state)
-            return state.info
-        }
+            return state
+        })
     }
 
     /// Drops the events of `stream` whose timestamp is before `microseconds` since the Unix epoch.
     @discardableResult
     public func truncate(_ stream: String, olderThan microseconds: Int64) throws -> StreamInfo {
-        try administer { writer in
+        try describe(administer { writer in
             var state = try writer.stream(stream)
             let first = try BlockStore.firstSequence(
                 streamID: state.id, atOrAfter: microseconds, lastSequence: state.lastSequence,
@@ -34,8 +34,8 @@ extension EventLog {
             try writer.moveFirst(&state, to: first)
             try StreamCatalog.updatePositions(state, on: writer.connection)
             writer.remember(state)
-            return state.info
-        }
+            return state
+        })
     }
 
     /// Drops the events that outlived their stream's maximum age now (appends do it for their own

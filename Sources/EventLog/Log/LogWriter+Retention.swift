@@ -8,8 +8,8 @@ extension LogWriter {
         var first = state.firstSequence
         // Capacity counts values: a stream's terminal event (always its last) is kept besides them, so a
         // replay-last stream that completed still replays its last value, then the completion.
-        if let capacity = state.policy.capacity.limit {
-            let kept = capacity + (state.terminal != 0 ? 1 : 0)
+        if let capacity = state.policy.capacity.count {
+            let kept = UInt64(capacity) + (state.terminal != 0 ? 1 : 0)
             if state.lastSequence >= kept, state.lastSequence - kept + 1 > before {
                 first = state.lastSequence - kept + 1
                 byCapacity = true
@@ -25,7 +25,7 @@ extension LogWriter {
         }
         try moveFirst(&state, to: first)
         let afterAge = state.firstSequence
-        if let maxBytes = state.policy.maxBytes, state.storedBytes > maxBytes {
+        if let maxBytes = state.policy.maxBytes.map({ Int64(clamping: $0) }), state.storedBytes > maxBytes {
             let trimmedFrom = state.firstSequence
             try trimBytes(&state, to: maxBytes)
             byBytes = state.firstSequence > trimmedFrom

@@ -6,10 +6,10 @@ import Synchronization
 /// same database, first receives the stream's retained history and then the live values, with nothing
 /// missed or doubled at the hand-over.
 ///
-/// - Writing: `publish(_:)` appends and returns the receipt once the commit is durable. Observers
+/// - Writing: `append(_:)` appends and returns the receipt once the commit is durable. Observers
 ///   receive the value just after, from the log's live feed, in sequence order and exactly once;
 ///   `flush()` waits for that. `send(_:)` (the `Subject` conformance, used by multicast connections)
-///   publishes and, if the log refuses the append (a full disk, say), fails the subject's observers
+///   appends and, if the log refuses the append (a full disk, say), fails the subject's observers
 ///   with a `StreamFailure` of origin `.storage`, since the value is lost.
 /// - Reading: `observe` returns once the history has been delivered (from inside one of the subject's
 ///   own callbacks, it is delivered right after the current event instead). A new observer gets the
@@ -37,7 +37,7 @@ public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
     /// The stream's name.
     public let stream: String
     /// Where a new observer's replay starts.
-    public let replay: ReadPosition
+    public let replay: StartPosition
     /// How values are stored.
     public let codec: any EventCodec
 
@@ -54,7 +54,7 @@ public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
     /// - Throws: `EventLogError` if the stream cannot be opened (an invalid name, a closed log, …).
     public init(
         log: EventLog, stream: String, policy: StreamPolicy = StreamPolicy(),
-        replay: ReadPosition = .streamDefault, codec: any EventCodec = JSONEventCodec()
+        replay: StartPosition = .streamDefault, codec: any EventCodec = JSONEventCodec()
     ) throws {
         try log.ensureStream(stream, policy: policy)
         let cursor = Cursor()
@@ -76,7 +76,7 @@ public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
                 Self.deliver(append.events, through: input, cursor: cursor, codec: codec)
             }
         }
-        let info = try log.streamInfo(stream)
+        let info = try log.catalogEntry(stream)
         live.withGate { _ in
             cursor.enter(life: info?.created ?? 0)
             if cursor.life == info?.created { cursor.delivered = max(cursor.delivered, info?.lastSequence ?? 0) }
@@ -89,19 +89,19 @@ public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
     ///
     /// - Throws: `EventLogError` (`diskFull`, `streamEnded`, `closed`, …); nothing is stored then.
     @discardableResult
-    public func publish(_ value: Value) throws -> AppendReceipt {
+    public func append(_ value: Value) throws -> AppendReceipt {
         try log.append(codec.encode(value), to: stream)
     }
 
     /// Stores the stream's completion; observers are completed just after.
     @discardableResult
-    public func complete() throws -> AppendReceipt {
+    public func appendCompleted() throws -> AppendReceipt {
         try log.appendCompleted(to: stream)
     }
 
     /// Stores the stream's failure; observers fail with it just after.
     @discardableResult
-    public func fail(_ failure: StreamFailure) throws -> AppendReceipt {
+    public func appendFailed(_ failure: StreamFailure) throws -> AppendReceipt {
         try log.appendFailed(to: stream, message: failure.message)
     }
 
@@ -114,13 +114,13 @@ public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
         log.waitForObservers()
     }
 
-    /// Stores `event` (see `publish`); if the log refuses it, the observers fail with origin `.storage`.
+    /// Stores `event` (see `append`); if the log refuses it, the observers fail with origin `.storage`.
     public func send(_ event: Event<Value, StreamFailure>) {
         do {
             switch event {
-            case let .value(value): try publish(value)
-            case .completed: try complete()
-            case let .failed(failure): try fail(failure)
+            case let .value(value): try append(value)
+            case .completed: try appendCompleted()
+            case let .failed(failure): try appendFailed(failure)
             case .interrupted: live.withGateNeverWaiting { $0.sendInterrupted() }
             }
         } catch {
@@ -142,7 +142,7 @@ public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
     /// gate. Returns whether it sent a terminal event.
     private static func replayHistory(
         to observer: HistoryReplay<Value, StreamFailure>, log: EventLog, stream: String,
-        from position: ReadPosition, through last: UInt64, codec: any EventCodec
+        from position: StartPosition, through last: UInt64, codec: any EventCodec
     ) -> Bool {
         var ended = false
         do {

@@ -24,7 +24,7 @@ extension SignalProducer where Value: Codable {
     public func replayLast(
         persistingTo log: EventLog, stream: String, codec: any EventCodec = JSONEventCodec()
     ) throws -> SignalProducer<Value, StreamFailure> {
-        let policy = StreamPolicy(capacity: .replayLast)
+        let policy = StreamPolicy(capacity: .last)
         return try persistentlyReplayed(log: log, stream: stream, policy: policy, codec: codec, lazily: false)
     }
 
@@ -56,7 +56,7 @@ extension SignalProducer where Value: Codable {
         log: EventLog, stream: String, policy: StreamPolicy, codec: any EventCodec, lazily: Bool
     ) throws -> SignalProducer<Value, StreamFailure> {
         let subject = try PersistentReplaySubject<Value>(log: log, stream: stream, policy: policy, codec: codec)
-        let finished = try log.streamInfo(stream)?.terminal != nil
+        let finished = try log.catalogEntry(stream)?.hasEnded ?? false
         let connecting: SignalProducer<Value, StreamFailure>.ReplayConnection =
             finished ? .never : lazily ? .onFirstStart : .now
         return storingFailures.replayed(through: subject, connecting: connecting)

@@ -1,22 +1,30 @@
 /// A stream's catalog row as the writer and readers use it.
-struct StreamState: Sendable, Equatable {
+package struct StreamState: Sendable, Equatable {
     var id: Int64
-    var name: String
+    package var name: String
     var policy: StreamPolicy
-    var firstSequence: UInt64
-    var lastSequence: UInt64
+    package var firstSequence: UInt64
+    package var lastSequence: UInt64
     var lastTimestamp: Int64
     var storedBytes: Int64
     var terminal: UInt8
     /// When the stream was created, in microseconds: tells one life of a name from the next.
-    var created: Int64
+    package var created: Int64
 
-    var info: StreamInfo {
-        StreamInfo(
-            name: name, policy: policy, firstSequence: firstSequence, lastSequence: lastSequence,
-            lastTimestamp: lastTimestamp, storedBytes: storedBytes,
-            terminal: terminal == 0 ? nil : LogEvent.Kind(rawValue: terminal), created: created)
+    /// The row as `StreamInfo`, without what only the blocks tell (`firstTime`, `rawBytes`: see
+    /// `EventLog.describe`).
+    package var info: StreamInfo {
+        // A damaged catalog row may have first > last + 1; count that as empty rather than trap.
+        let count = lastSequence >= firstSequence ? lastSequence - firstSequence + 1 : 0
+        return StreamInfo(
+            name: name, policy: policy, count: count, firstSequence: count == 0 ? lastSequence + 1 : firstSequence,
+            lastSequence: lastSequence, lastTime: lastTimestamp, storedBytes: UInt64(max(0, storedBytes)),
+            state: StreamInfo.State(rawValue: terminal) ?? .open)
     }
+
+    /// Whether the stream stored its completion or failure.
+    package var hasEnded: Bool { terminal != 0 }
+
 }
 
 /// SQL over the `streams` table, on whichever connection it is given.
@@ -114,21 +122,20 @@ enum StreamCatalog {
     }
 
     private static func bindPolicy(_ policy: StreamPolicy, _ statement: SQLiteStatement, from index: Int32) {
-        statement.bind(index, policy.capacity.limit.map { Int64($0) })
+        statement.bind(index, policy.capacity.count.map { Int64($0) })
         statement.bind(index + 1, policy.maxAgeMicroseconds)
-        statement.bind(index + 2, policy.maxBytes)
-        statement.bind(index + 3, policy.replay.kind.rawValue)
+        statement.bind(index + 2, policy.maxBytes.map { Int64(clamping: $0) })
+        statement.bind(index + 3, Int64(policy.replay.kind))
         statement.bind(index + 4, policy.replay.argument)
     }
 
     private static func row(_ statement: SQLiteStatement) -> StreamState {
-        let replay = ReadPosition(
-            kind: ReadPosition.Kind(rawValue: statement.int64(5)) ?? .allRetained, argument: statement.int64(6))
+        let replay = StartPosition(kind: UInt8(clamping: statement.int64(5)), argument: statement.int64(6)) ?? .all
         let policy = StreamPolicy(
-            capacity: statement.optionalInt64(2).map { .last(UInt64(max(1, $0))) } ?? .unlimited,
+            capacity: statement.optionalInt64(2).map { .last(Int(clamping: max(1, $0))) } ?? .unlimited,
             maxAge: statement.optionalInt64(3).map { .microseconds($0) },
-            maxBytes: statement.optionalInt64(4),
-            replay: replay.kind == .streamDefault ? .allRetained : replay)
+            maxBytes: statement.optionalInt64(4).map { UInt64(max(1, $0)) },
+            replay: replay == .streamDefault ? .all : replay)
         var state = StreamState(
             id: statement.int64(0), name: statement.text(1), policy: policy,
             firstSequence: UInt64(max(0, statement.int64(7))), lastSequence: UInt64(max(0, statement.int64(8))),

@@ -1,15 +1,5 @@
 import StreamProtocol
 
-/// What the daemon answered to a publish.
-public struct Published: Sendable, Hashable {
-    /// The sequence the event got (the original one, for a duplicate).
-    public var sequence: UInt64
-    /// When it was stored, in microseconds since the Unix epoch.
-    public var timestamp: Int64
-    /// Whether an event with the same message id had been stored before, so this one was not.
-    public var duplicate: Bool
-}
-
 extension StreamConnection {
     /// Appends one event to `stream` (created with the default policy if missing) and returns once it
     /// is durable.
@@ -17,23 +7,23 @@ extension StreamConnection {
     /// - Parameters:
     ///   - expectedLastSequence: if given, the publish succeeds only when the stream's last sequence is
     ///     this (0 = empty); otherwise it throws `.server(code: .wrongLastSequence, …)`.
-    ///   - messageID: de-duplication: a recently seen id is not stored again (`duplicate` is true).
+    ///   - messageID: de-duplication: a recently seen id is not stored again (the receipt's `duplicate` is true).
     public func publish(
         _ payload: [UInt8], to stream: String, expectedLastSequence: UInt64? = nil, messageID: String? = nil
-    ) async throws -> Published {
+    ) async throws -> AppendReceipt {
         let message = ClientMessage.Publish(
             stream: stream, expectedLastSequence: expectedLastSequence, messageID: messageID, payload: payload)
-        return try published(await request(.publish(message)))
+        return try receipt(await request(.publish(message)), stream: stream)
     }
 
-    /// Appends several events to `stream`; one `Published` per payload, in order.
+    /// Appends several events to `stream`; one receipt per payload, in order.
     ///
     /// A batch that fits one frame (see `BatchSplitter`) is one commit. A larger one is sent as several
     /// batches, each one commit, in order; with `expectedLastSequence`, each expects the last sequence of
     /// the one before. If one fails, the ones before it stay stored and the error is thrown.
-    public func publish(batch payloads: [[UInt8]], to stream: String, expectedLastSequence: UInt64? = nil) async throws -> [Published] {
+    public func publish(batch payloads: [[UInt8]], to stream: String, expectedLastSequence: UInt64? = nil) async throws -> [AppendReceipt] {
         let splitter = BatchSplitter(frameLength: Int(maximumFrameLength), stream: stream, conditional: expectedLastSequence != nil)
-        var published: [Published] = []
+        var published: [AppendReceipt] = []
         published.reserveCapacity(payloads.count)
         var expected = expectedLastSequence
         for part in splitter.parts(of: payloads) {
@@ -45,34 +35,34 @@ extension StreamConnection {
     }
 
     /// Appends `payloads` in one `PUBLISH_BATCH`.
-    private func publish(oneBatch payloads: [[UInt8]], to stream: String, expectedLastSequence: UInt64?) async throws -> [Published] {
+    private func publish(oneBatch payloads: [[UInt8]], to stream: String, expectedLastSequence: UInt64?) async throws -> [AppendReceipt] {
         let entries = payloads.map { ClientMessage.PublishBatch.Entry(payload: $0) }
         let reply = try await request(.publishBatch(.init(stream: stream, expectedLastSequence: expectedLastSequence, entries: entries)))
         guard case let .publishedBatch(published, timestamp) = reply else { throw unexpected(reply, "PUBLISHED_BATCH") }
-        return published.map { Published(sequence: $0.sequence, timestamp: timestamp, duplicate: $0.duplicate) }
+        return published.map { AppendReceipt(stream: stream, sequence: $0.sequence, timestamp: timestamp, duplicate: $0.duplicate) }
     }
 
     /// Stores the completion of `stream` as its last event: subscribers complete when they reach it,
     /// and the stream accepts no more events. Returns the completion's own sequence.
     @discardableResult
-    public func publishCompletion(to stream: String, expectedLastSequence: UInt64? = nil) async throws -> Published {
+    public func publishCompletion(to stream: String, expectedLastSequence: UInt64? = nil) async throws -> AppendReceipt {
         try await endStream(stream, failure: nil, expectedLastSequence: expectedLastSequence)
     }
 
     /// Stores the failure of `stream`, with `message`, as its last event: subscribers fail with
     /// `.streamFailed(message)` when they reach it, and the stream accepts no more events.
     @discardableResult
-    public func publishFailure(_ message: String, to stream: String, expectedLastSequence: UInt64? = nil) async throws -> Published {
+    public func publishFailure(_ message: String, to stream: String, expectedLastSequence: UInt64? = nil) async throws -> AppendReceipt {
         try await endStream(stream, failure: message, expectedLastSequence: expectedLastSequence)
     }
 
-    private func endStream(_ stream: String, failure: String?, expectedLastSequence: UInt64?) async throws -> Published {
-        try published(await request(.endStream(stream: stream, failure: failure, expectedLastSequence: expectedLastSequence)))
+    private func endStream(_ stream: String, failure: String?, expectedLastSequence: UInt64?) async throws -> AppendReceipt {
+        try receipt(await request(.endStream(stream: stream, failure: failure, expectedLastSequence: expectedLastSequence)), stream: stream)
     }
 
-    private func published(_ reply: ServerMessage) throws -> Published {
+    private func receipt(_ reply: ServerMessage, stream: String) throws -> AppendReceipt {
         guard case let .published(sequence, timestamp, duplicate) = reply else { throw unexpected(reply, "PUBLISHED") }
-        return Published(sequence: sequence, timestamp: timestamp, duplicate: duplicate)
+        return AppendReceipt(stream: stream, sequence: sequence, timestamp: timestamp, duplicate: duplicate)
     }
 
     /// A round trip to the daemon.

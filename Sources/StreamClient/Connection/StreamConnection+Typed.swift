@@ -1,4 +1,3 @@
-import EventLog
 import Reactive
 import StreamProtocol
 
@@ -9,7 +8,7 @@ extension StreamConnection {
     public func publish<T: Encodable>(
         value: T, to stream: String, codec: any EventCodec = JSONEventCodec(),
         expectedLastSequence: UInt64? = nil, messageID: String? = nil
-    ) async throws -> Published {
+    ) async throws -> AppendReceipt {
         let payload: [UInt8]
         do {
             payload = try codec.encode(value)

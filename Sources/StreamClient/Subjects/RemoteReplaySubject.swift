@@ -1,4 +1,3 @@
-import EventLog
 import Reactive
 import StreamProtocol
 import Synchronization
@@ -7,7 +6,7 @@ import Synchronization
 /// so that sharing a stream between processes is a one-line change of the constructor.
 ///
 /// - Writing: `send(value:)` publishes the encoded value (publishes from one thread keep their order);
-///   `publish(_:)` does the same and returns once the daemon has stored it. A publish the daemon refuses
+///   `append(_:)` does the same and returns once the daemon has stored it. A publish the daemon refuses
 ///   fails the subject's observers with a `StreamFailure` of origin `.storage`, since the value is lost.
 ///   `sendCompleted()` / `send(error:)` store the stream's end in the daemon, after the values sent
 ///   before them, and every observer, in any process, ends when it reaches it; `sendInterrupted()`
@@ -139,7 +138,7 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
 
     /// Publishes `value` and returns once the daemon has stored it.
     @discardableResult
-    public func publish(_ value: Value) async throws -> Published {
+    public func append(_ value: Value) async throws -> AppendReceipt {
         try await connection.publish(value: value, to: stream, codec: codec)
     }
 

@@ -61,7 +61,7 @@ final class ResumingSubscription: Sendable {
     }
 
     private func subscribe(on connection: StreamConnection) {
-        let position = state.withLock { $0.resumeAt }.map(StartPosition.fromSequence) ?? start
+        let position = state.withLock { $0.resumeAt }.map { StartPosition.from(sequence: $0) } ?? start
         let subscribed: @Sendable (UInt64) -> Void = { [self] next in
             if next > 0 { state.withLock { if $0.resumeAt == nil { $0.resumeAt = next } } }
         }

@@ -1,38 +1,27 @@
-/// How a stream keeps its events, and where late subscribers start by default.
-public struct StreamPolicy: Sendable, Hashable {
-    /// The most events kept (oldest trimmed first); `nil` keeps all; 1 is replay-last.
-    public var capacity: UInt64?
-    /// Events older than this many milliseconds are trimmed; `nil` keeps them.
-    public var maxAgeMilliseconds: UInt64?
-    /// The most stored bytes kept (oldest trimmed first); `nil` means no limit.
-    public var maxBytes: UInt64?
-    /// Where a subscriber asking for `.streamDefault` starts.
-    public var defaultStart: StartPosition
-
-    /// A policy; by default unlimited, with late subscribers starting at the first retained event.
-    public init(
-        capacity: UInt64? = nil, maxAgeMilliseconds: UInt64? = nil, maxBytes: UInt64? = nil,
-        defaultStart: StartPosition = .all
-    ) {
-        self.capacity = capacity
-        self.maxAgeMilliseconds = maxAgeMilliseconds
-        self.maxBytes = maxBytes
-        self.defaultStart = defaultStart
-    }
-}
-
 extension StreamPolicy {
+    /// The wire form: capacity, max age in milliseconds and max bytes, each optional, then the replay
+    /// position (see `schemas/protocol.md`). A max age is sent in whole milliseconds, rounded up.
     func write(to writer: inout WireWriter) {
-        writer.writeOptional(capacity) { $0.write($1) }
+        writer.writeOptional(capacity.count.map { UInt64($0) }) { $0.write($1) }
         writer.writeOptional(maxAgeMilliseconds) { $0.write($1) }
         writer.writeOptional(maxBytes) { $0.write($1) }
-        defaultStart.write(to: &writer)
+        replay.write(to: &writer)
     }
 
+    /// Reads the wire form. A capacity of 0 cannot be held by any policy and is malformed; other
+    /// impossible limits (an age or a byte bound of 0) are read as they are, for the log to refuse
+    /// with `invalid_argument`.
     init(from reader: inout WireReader) throws {
-        capacity = try reader.readOptional("policy.capacity") { try $0.read(UInt64.self, "policy.capacity") }
-        maxAgeMilliseconds = try reader.readOptional("policy.max_age_ms") { try $0.read(UInt64.self, "policy.max_age_ms") }
-        maxBytes = try reader.readOptional("policy.max_bytes") { try $0.read(UInt64.self, "policy.max_bytes") }
-        defaultStart = try StartPosition(from: &reader, "policy.default_start")
+        let capacity = try reader.readOptional("policy.capacity") { try $0.read(UInt64.self, "policy.capacity") }
+        let maxAge = try reader.readOptional("policy.max_age_ms") { try $0.read(UInt64.self, "policy.max_age_ms") }
+        let maxBytes = try reader.readOptional("policy.max_bytes") { try $0.read(UInt64.self, "policy.max_bytes") }
+        let replay = try StartPosition(from: &reader, "policy.default_start")
+        if let capacity, capacity == 0 || capacity > UInt64(Int64.max) {
+            throw ProtocolError.malformed("policy.capacity is \(capacity), but must be 1...\(Int64.max) (absent for unlimited)")
+        }
+        self.init(
+            capacity: capacity.map { .last(Int($0)) } ?? .unlimited, maxAge: maxAge.map { .milliseconds(Int64(clamping: $0)) },
+            maxBytes: maxBytes, replay: replay)
     }
+
 }

@@ -3,41 +3,41 @@ import StreamProtocol
 
 extension StreamHub {
     /// Creates `name` with `policy`; creating an existing stream with the same policy returns it.
-    func createStream(_ name: String, policy: StreamProtocol.StreamPolicy) throws -> StreamProtocol.StreamInfo {
+    func createStream(_ name: String, policy wanted: StreamPolicy) throws -> StreamInfo {
         try StreamName.validate(name)
-        let wanted = try PolicyMapping.logPolicy(policy, stream: name)
+        try wanted.validate(stream: name)
         if let existing = try log.streamInfo(name) {
             guard existing.policy == wanted else {
                 throw ServerError(
                     .streamExists,
                     "a stream named \"\(name)\" already exists with another policy; use CONFIGURE_STREAM to change it, or delete it first.")
             }
-            return try wireInfo(existing)
+            return served(existing)
         }
-        let created: LogStreamInfo
+        let created: StreamInfo
         do {
-            created = try ensureStreamWithinLimit(name, policy: wanted)
+            created = try log.describe(ensureStreamWithinLimit(name, policy: wanted))
         } catch let error as EventLogError where error.code == .streamExists {
-            return try createStream(name, policy: policy)
+            return try createStream(name, policy: wanted)
         }
         guard created.policy == wanted else {
             // Another connection created it first with another policy.
             throw ServerError(.streamExists, "a stream named \"\(name)\" was just created with another policy.")
         }
-        return try wireInfo(created)
+        return served(created)
     }
 
     /// Replaces the policy of `name`, applying its retention at once.
-    func configureStream(_ name: String, policy: StreamProtocol.StreamPolicy) throws -> StreamProtocol.StreamInfo {
+    func configureStream(_ name: String, policy: StreamPolicy) throws -> StreamInfo {
         try StreamName.validate(name)
-        return try wireInfo(try log.updatePolicy(of: name, to: try PolicyMapping.logPolicy(policy, stream: name)))
+        return served(try log.updatePolicy(of: name, to: policy))
     }
 
-    /// The wire view of `name`.
-    func streamInfo(_ name: String) throws -> StreamProtocol.StreamInfo {
+    /// What `name` holds, with the daemon's own figures.
+    func streamInfo(_ name: String) throws -> StreamInfo {
         try StreamName.validate(name)
         guard let info = try log.streamInfo(name) else { throw notFound(name) }
-        return try wireInfo(info)
+        return served(info)
     }
 
     /// Removes the events `truncation` names, or with `dryRun` only counts them.
@@ -46,8 +46,8 @@ extension StreamHub {
     ///   it (0 when nothing is retained).
     func truncate(_ name: String, _ truncation: Truncation, dryRun: Bool) throws -> (removed: UInt64, firstSequence: UInt64) {
         try StreamName.validate(name)
-        guard let before = try log.streamInfo(name) else { throw notFound(name) }
-        let after: LogStreamInfo
+        guard let before = try log.catalogEntry(name) else { throw notFound(name) }
+        let after: StreamInfo
         if dryRun {
             let target = try firstKept(before, truncation)
             return report(first: before.firstSequence, newFirst: target, last: before.lastSequence)
@@ -63,7 +63,7 @@ extension StreamHub {
     /// Deletes `name` and ends its subscriptions with reason `stream deleted`.
     func deleteStream(_ name: String) throws {
         try StreamName.validate(name)
-        guard try log.streamInfo(name) != nil else { throw notFound(name) }
+        guard try log.catalogEntry(name) != nil else { throw notFound(name) }
         let entry = entry(for: name)
         // The entry stays (a publisher may be waiting for its lock): it only forgets the stream's
         // ids and that the stream exists, so the next publish creates the stream again.
@@ -82,7 +82,7 @@ extension StreamHub {
     }
 
     /// The first sequence a truncation would keep, by the same rules as the log's own truncation.
-    private func firstKept(_ info: LogStreamInfo, _ truncation: Truncation) throws -> UInt64 {
+    private func firstKept(_ info: StreamState, _ truncation: Truncation) throws -> UInt64 {
         let first = info.firstSequence, end = info.lastSequence + 1
         switch truncation {
         case let .beforeSequence(sequence):

@@ -35,11 +35,11 @@ extension StreamHub {
     /// one `STREAM_PAGE` frame; `more` says streams remain after the last one.
     func listStreams(
         after: String?, limit: UInt32, including listed: (String) -> Bool = { _ in true }
-    ) throws -> (streams: [StreamProtocol.StreamInfo], more: Bool) {
-        let names = try log.streams()
+    ) throws -> (streams: [StreamInfo], more: Bool) {
+        let names = try log.catalogEntries()
             .filter { info in (after.map { info.name > $0 } ?? true) && listed(info.name) }
             .sorted { $0.name < $1.name }
-        var page: [StreamProtocol.StreamInfo] = []
+        var page: [StreamInfo] = []
         var bytes = FrameBounds.streamPageFixedLength
         for info in names {
             let size = FrameBounds.streamInfoMaximumLength(nameLength: info.name.utf8.count)
@@ -47,14 +47,14 @@ extension StreamHub {
             if page.count >= Swift.max(Int(limit), 1) || (!page.isEmpty && bytes + size > limits.maximumFrameLength) {
                 return (page, true)
             }
-            page.append(try wireInfo(info))
+            page.append(try served(log.describe(info)))
             bytes += size
         }
         return (page, false)
     }
 
     /// Every stream, for a `LIST_STREAMS` (version 1), refused when they do not fit one frame.
-    func listAllStreams(including listed: (String) -> Bool = { _ in true }) throws -> [StreamProtocol.StreamInfo] {
+    func listAllStreams(including listed: (String) -> Bool = { _ in true }) throws -> [StreamInfo] {
         let (streams, more) = try listStreams(after: nil, limit: UInt32.max, including: listed)
         guard !more else {
             throw ServerError(.limitExceeded, """

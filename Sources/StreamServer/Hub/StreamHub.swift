@@ -72,34 +72,22 @@ public final class StreamHub: Sendable {
 
     /// Creates `stream` with `policy` unless the stream limit is reached.
     @discardableResult
-    func ensureStreamWithinLimit(_ stream: String, policy: LogStreamPolicy = LogStreamPolicy()) throws -> LogStreamInfo {
-        if let existing = try log.streamInfo(stream) { return existing }
+    func ensureStreamWithinLimit(_ stream: String, policy: StreamPolicy = StreamPolicy()) throws -> StreamState {
+        if let existing = try log.catalogEntry(stream) { return existing }
         let count = try log.streamCount()
         guard count < limits.maximumStreams else {
             throw ServerError(.limitExceeded, "the server holds \(count) streams, its maximum; delete streams or raise the limit before creating \"\(stream)\".")
         }
-        return try log.ensureStream(stream, policy: policy)
+        try policy.validate(stream: stream)
+        return try log.ensuredStream(stream, policy: policy)
     }
 
-    /// The wire view of a stream's catalog entry.
-    ///
-    /// The first event's time is read from its block; when that block is damaged the time is given
-    /// as 0 (unknown) rather than failing, so a damaged stream can still be inspected and repaired.
-    func wireInfo(_ info: LogStreamInfo) throws -> StreamProtocol.StreamInfo {
-        var firstTime: Int64 = 0
-        if info.retainedCount > 0 {
-            do {
-                try log.read(info.name, from: .allRetained) { event in
-                    firstTime = event.timestamp
-                    return false
-                }
-            } catch let error as EventLogError where error.code == .corruptBlock {
-                firstTime = 0
-            }
-        }
-        return PolicyMapping.wireInfo(
-            info, firstTime: firstTime, rawBytes: try log.storageFigures(of: info.name).rawBytes,
-            subscribers: subscriberCount(of: info.name), publishRateMillis: activity.rateMillis(of: info.name))
+    /// `info` with what only the daemon knows: its live subscriptions and recent publish rate.
+    func served(_ info: StreamInfo) -> StreamInfo {
+        var info = info
+        info.subscribers = UInt32(clamping: subscriberCount(of: info.name))
+        info.publishRateMillis = activity.rateMillis(of: info.name)
+        return info
     }
 
     /// Removes `stream`'s lock and window once the stream is gone.

@@ -4,6 +4,6 @@ extension StreamPolicy {
     /// The policy as the audit log shows it, e.g. "capacity 1000, max-age 60000 ms, max-bytes
     /// unlimited, default start beginning".
     var auditDetail: String {
-        "capacity \(capacity.map(String.init) ?? "unlimited"), max-age \(maxAgeMilliseconds.map { "\($0) ms" } ?? "unlimited"), max-bytes \(maxBytes.map(String.init) ?? "unlimited"), default start \(defaultStart)"
+        "capacity \(capacity.count.map(String.init) ?? "unlimited"), max-age \(maxAgeMilliseconds.map { "\($0) ms" } ?? "unlimited"), max-bytes \(maxBytes.map(String.init) ?? "unlimited"), default start \(replay)"
     }
 }

@@ -75,7 +75,7 @@ final class Subscription: Sendable {
         // Observe before resolving the start: every later commit is then seen, at least as `lastSeen`.
         let observation = hub.log.observeAppends(to: stream) { [weak self] append in self?.receiveLive(append) }
         do {
-            let next = try hub.log.events(in: stream, from: PolicyMapping.readPosition(start)).nextSequence
+            let next = try hub.log.events(in: stream, from: start).nextSequence
             state.withLock { state in
                 state.nextSequence = next
                 state.credit = UInt64(credit)
@@ -213,7 +213,7 @@ final class Subscription: Sendable {
                         // Checked before adding, so a frame never grows past the byte budget by a large
                         // event: that one waits for the next frame, where it may go alone.
                         if frame.count > 0, frame.payloadBytes + event.payload.count > limits.maximumEventBytesPerFrame { return false }
-                        try frame.append(sequence: event.sequence, timestamp: event.timestamp, kind: PolicyMapping.wireKind(event.kind), payload: event.payload)
+                        try frame.append(sequence: event.sequence, timestamp: event.timestamp, kind: EventKindMapping.wireKind(event.kind), payload: event.payload)
                         last = event.sequence
                         return frame.count < limit && frame.payloadBytes < limits.maximumEventBytesPerFrame
                     }
@@ -239,7 +239,7 @@ final class Subscription: Sendable {
         for event in events {
             event.payload.withUnsafeBytes { payload in
                 // A payload the log accepted fits the wire's u32 length.
-                try? frame.append(sequence: event.sequence, timestamp: event.timestamp, kind: PolicyMapping.wireKind(event.kind), payload: payload)
+                try? frame.append(sequence: event.sequence, timestamp: event.timestamp, kind: EventKindMapping.wireKind(event.kind), payload: payload)
             }
         }
         hub.metrics.deliveredEvents.increment(by: Int64(events.count))

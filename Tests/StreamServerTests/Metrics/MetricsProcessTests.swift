@@ -121,7 +121,7 @@ struct MetricsProcessTests {
         let directory = try ShortTemporaryDirectory()
         let (daemon, port) = try metricsDaemon(directory)
         let client = try SocketClient.connected(to: directory.socket)
-        _ = try client.request(.createStream(name: "aged", policy: .init(maxAgeMilliseconds: 200)))
+        _ = try client.request(.createStream(name: "aged", policy: .init(maxAge: .milliseconds(200))))
         for _ in 0..<3 { _ = try client.publish([1], to: "aged") }
         // The daemon drops expired events once a second.
         var scrape = try HTTPScrape.metrics(port: port)

@@ -44,7 +44,7 @@ struct BadConnection: Sendable {
         .publishBatch(.init(stream: "fuzz", entries: [.init(messageID: "a", payload: [1]), .init(payload: [])])),
         .subscribe(.init(subscriptionID: 3, stream: "fuzz", start: .last(2), credit: 5)),
         .credit(subscriptionID: 3, credit: 1),
-        .createStream(name: "fuzz", policy: .init(capacity: 5, defaultStart: .fromSequence(2))),
+        .createStream(name: "fuzz", policy: .init(capacity: .last(5), replay: .from(sequence: 2))),
         .getStreamInfo(name: "fuzz"),
         .truncateStream(name: "fuzz", truncation: .keepLast(1), dryRun: true),
         .listStreams,

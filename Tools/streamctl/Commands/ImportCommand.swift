@@ -129,7 +129,7 @@ struct ImportCommand: AsyncParsableCommand {
                         lastAcknowledgedLine = lineNumber
                         continue
                     }
-                    let receipts: [Published]
+                    let receipts: [AppendReceipt]
                     do {
                         receipts = try await connection.publish(batch: payloads, to: stream, expectedLastSequence: expected)
                     } catch let error as StreamClientError where error.isConnectionLoss {
@@ -185,7 +185,7 @@ struct ImportCommand: AsyncParsableCommand {
                 """)
         }
         var payloads: [[UInt8]] = []
-        for try await event in connection.history(of: stream, from: .fromSequence(sequence + 1)) {
+        for try await event in connection.history(of: stream, from: .from(sequence: sequence + 1)) {
             if event.sequence > last { break }
             payloads.append(event.payload)
         }

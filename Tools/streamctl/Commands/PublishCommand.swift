@@ -64,7 +64,7 @@ struct PublishCommand: AsyncParsableCommand {
     func run() async throws {
         try await Daemon.run(options) { connection in
             var summary = Summary(stream: stream, published: 0, duplicates: 0, messageId: messageID)
-            func take(_ receipts: [Published]) {
+            func take(_ receipts: [AppendReceipt]) {
                 for receipt in receipts {
                     if receipt.duplicate {
                         summary.duplicates += 1
@@ -96,7 +96,7 @@ struct PublishCommand: AsyncParsableCommand {
     /// Publishes standard input's non-empty lines in batches; with --expect-last-seq, each batch expects
     /// the last sequence of the one before, so no other publisher's event lands in between.
     /// Returns the number of lines read.
-    private func publishLines(_ connection: StreamConnection, _ take: ([Published]) -> Void) async throws -> Int {
+    private func publishLines(_ connection: StreamConnection, _ take: ([AppendReceipt]) -> Void) async throws -> Int {
         // The frame's fixed part: header, stream name, expected sequence and count, with room to spare.
         let budget = Int(connection.maximumFrameLength) - 64 - stream.utf8.count
         var expected = expectedLastSequence
@@ -108,7 +108,7 @@ struct PublishCommand: AsyncParsableCommand {
                 linesRead += batch.count
                 let payloads = batch.filter { !$0.isEmpty }
                 guard !payloads.isEmpty else { continue }
-                let receipts: [Published]
+                let receipts: [AppendReceipt]
                 do {
                     receipts = try await connection.publish(batch: payloads, to: stream, expectedLastSequence: expected)
                 } catch let error as StreamClientError where error.isConnectionLoss {

@@ -125,7 +125,7 @@ struct TailCommand: AsyncParsableCommand {
 
     private func startPosition() throws -> StartPosition {
         if all { return .all }
-        if let fromSequence = range.fromSequence { return .fromSequence(fromSequence) }
+        if let fromSequence = range.fromSequence { return .from(sequence: fromSequence) }
         if let since { return .since(microseconds: try Parsing.time(since, option: "--since")) }
         return .last(range.last ?? 10)
     }

@@ -80,7 +80,7 @@ enum Formatting {
     /// A policy in words: `unlimited`, `capacity 1000, max age 1h, max bytes 10.0 MiB`.
     static func policy(_ policy: StreamPolicy) -> String {
         var parts: [String] = []
-        switch policy.capacity {
+        switch policy.capacity.count {
         case nil: parts.append("unlimited")
         case 1?: parts.append("replay-last")
         case let count?: parts.append("capacity \(count)")
@@ -96,7 +96,7 @@ enum Formatting {
         case .streamDefault: "default"
         case .all: "all"
         case let .last(count): "last \(count)"
-        case let .fromSequence(sequence): "from \(sequence)"
+        case let .from(sequence: sequence): "from \(sequence)"
         case let .since(microseconds): "since \(time(microseconds))"
         case .newOnly: "new"
         }

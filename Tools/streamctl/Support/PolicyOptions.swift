@@ -43,11 +43,11 @@ struct PolicyOptions: ParsableArguments {
     /// `base` with the flags given applied over it.
     func applied(to base: StreamPolicy) throws -> StreamPolicy {
         var policy = base
-        if let capacity { policy.capacity = capacity }
-        if replayLast { policy.capacity = 1 }
-        if unlimited { policy.capacity = nil }
-        if let maxAge { policy.maxAgeMilliseconds = try Parsing.milliseconds(maxAge, option: "--max-age") }
-        if noMaxAge { policy.maxAgeMilliseconds = nil }
+        if let capacity { policy.capacity = .last(Int(clamping: capacity)) }
+        if replayLast { policy.capacity = .last }
+        if unlimited { policy.capacity = .unlimited }
+        if let maxAge { policy.maxAge = .milliseconds(Int64(clamping: try Parsing.milliseconds(maxAge, option: "--max-age"))) }
+        if noMaxAge { policy.maxAge = nil }
         if let maxBytes { policy.maxBytes = try Parsing.bytes(maxBytes, option: "--max-bytes") }
         if noMaxBytes { policy.maxBytes = nil }
         return policy

@@ -23,7 +23,7 @@ struct RangeOptions: ParsableArguments {
 
     /// Where reading starts.
     var start: StartPosition {
-        if let fromSequence { return .fromSequence(fromSequence) }
+        if let fromSequence { return .from(sequence: fromSequence) }
         if let last { return .last(last) }
         return .all
     }

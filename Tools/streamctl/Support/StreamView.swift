@@ -28,7 +28,7 @@ struct StreamView: Encodable {
     init(_ info: StreamInfo) {
         name = info.name
         count = info.count
-        firstSequence = info.firstSequence
+        firstSequence = info.count == 0 ? 0 : info.firstSequence
         lastSequence = info.lastSequence
         firstTime = info.count > 0 ? Formatting.time(info.firstTime) : nil
         lastTime = info.lastSequence > 0 ? Formatting.time(info.lastTime) : nil
@@ -36,8 +36,8 @@ struct StreamView: Encodable {
         rawBytes = info.rawBytes
         compressionRatio = Formatting.ratio(stored: info.storedBytes, raw: info.rawBytes)
         policy = Policy(
-            capacity: info.policy.capacity, maxAgeMs: info.policy.maxAgeMilliseconds, maxBytes: info.policy.maxBytes,
-            defaultStart: Formatting.start(info.policy.defaultStart), summary: Formatting.policy(info.policy))
+            capacity: info.policy.capacity.count.map { UInt64($0) }, maxAgeMs: info.policy.maxAgeMilliseconds,
+            maxBytes: info.policy.maxBytes, defaultStart: Formatting.start(info.policy.replay), summary: Formatting.policy(info.policy))
         subscribers = info.subscribers
         publishRate = info.publishRate
         state = Formatting.state(info.state)

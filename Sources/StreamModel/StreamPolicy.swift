@@ -1,0 +1,64 @@
+/// A stream's retention limits and the position late subscribers start at by default: the same value
+/// for an in-process `EventLog`, a persistent subject and a stream in `streamd`.
+///
+/// `StreamPolicy(capacity: .last(100))` keeps the last hundred events; `.last` alone is replay-last.
+/// Limits are enforced in the same transaction as each append. Values are Sendable.
+public struct StreamPolicy: Hashable, Sendable {
+    /// How many events to keep: `.unlimited`, `.last` (replay-last) or `.last(n)`.
+    public var capacity: ReplayCapacity
+    /// Events older than this (by their timestamp) are dropped; nil keeps them regardless of age.
+    /// `streamd` keeps it in whole milliseconds.
+    public var maxAge: Duration?
+    /// Bound on the stream's stored (compressed) bytes; the oldest whole blocks are dropped while it
+    /// is exceeded, but never the newest block. Nil means no bound.
+    public var maxBytes: UInt64?
+    /// Where readers asking for `.streamDefault` start.
+    public var replay: StartPosition
+
+    /// A policy; the default keeps everything and replays everything.
+    public init(
+        capacity: ReplayCapacity = .unlimited, maxAge: Duration? = nil, maxBytes: UInt64? = nil,
+        replay: StartPosition = .all
+    ) {
+        self.capacity = capacity
+        self.maxAge = maxAge
+        self.maxBytes = maxBytes
+        self.replay = replay
+    }
+
+    /// The longest age a policy can hold: its microseconds fit in the 64-bit integer it is stored as.
+    package static let longestMaxAge = Duration.seconds(Int64.max / 1_000_000 - 1)
+
+    /// What is wrong with the policy, as a sentence saying what to do; nil when it can be kept.
+    package var problem: String? {
+        if let maxAge, maxAge <= .zero {
+            return "maxAge must be positive (use nil for no limit)."
+        }
+        if let maxAge, maxAge > Self.longestMaxAge {
+            return "maxAge \(maxAge) is too long to store; use nil for no limit."
+        }
+        if let maxBytes, maxBytes == 0 || maxBytes > UInt64(Int64.max) {
+            return "maxBytes must be 1...\(Int64.max) (use nil for no limit)."
+        }
+        if replay == .streamDefault {
+            return "a stream's replay policy cannot be .streamDefault; pick a concrete position."
+        }
+        return nil
+    }
+
+    /// `maxAge` in whole milliseconds, rounded up so that no positive age becomes 0, as `streamd`
+    /// keeps it.
+    package var maxAgeMilliseconds: UInt64? {
+        maxAge.map { age in
+            let parts = age.components
+            let milliseconds = parts.seconds * 1_000 + parts.attoseconds / 1_000_000_000_000_000
+            let rest = parts.attoseconds % 1_000_000_000_000_000
+            return UInt64(max(0, milliseconds + (rest > 0 ? 1 : 0)))
+        }
+    }
+
+    /// `maxAge` in whole microseconds, as the log stores it.
+    package var maxAgeMicroseconds: Int64? {
+        maxAge.map { $0.components.seconds * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 }
+    }
+}
