@@ -112,6 +112,23 @@ import Testing
         #expect(recorder.events == [.value(1), .interrupted])
     }
 
+    @Test func onAfterAHopSeesTheInterruptionOnTheScheduler() {
+        let scheduler = TestScheduler()
+        let (signal, input) = Signal<Int, Never>.pipe()
+        let recorder = Recorder<Int, Never>()
+        let interruptions = Counter()
+        let disposable = SignalProducer(signal).observe(on: scheduler)
+            .on(interrupted: { interruptions.increment() })
+            .start(recorder.observer)
+        input.send(value: 1)
+        disposable.dispose()
+        #expect(recorder.events.isEmpty)
+        #expect(interruptions.value == 0)
+        scheduler.advance()
+        #expect(recorder.events == [.value(1), .interrupted])
+        #expect(interruptions.value == 1)
+    }
+
     /// The race `StartInterrupter` used to document, made deterministic by a hop: the value that makes
     /// the binding stop was scheduled before the interruption, so the bind stops after disposal.
     @Test func bindStoppingAfterItsStartWasDisposedIsInterruptedNotLeftRunning() {
