@@ -18,18 +18,24 @@ extension SignalProducer {
 
     /// Applies a two-signal operator to the signals of this producer and `other`, started in that order
     /// after the operator has observed both.
+    ///
+    /// Disposing a start of the result interrupts both starts, and the result ends with the first
+    /// interruption to reach it through `transform`: with an asynchronous operator on one side only, that
+    /// is usually the other side's, at once.
     public func lift<U, F, W, G>(
         _ other: SignalProducer<U, F>,
         _ transform: @escaping @Sendable (Signal<Value, Failure>, Signal<U, F>) -> Signal<W, G>
     ) -> SignalProducer<W, G> {
-        SignalProducer<W, G> { observer, lifetime in
+        SignalProducer<W, G>(forwardingInterruption: { observer, lifetime, resultInterrupter in
             other.startWithSignal { otherSignal, otherInterrupter in
                 startWithSignal { signal, interrupter in
                     lifetime += interrupter
                     lifetime += otherInterrupter
+                    resultInterrupter.forward(to: otherInterrupter)
+                    resultInterrupter.forward(to: interrupter)
                     transform(signal, otherSignal).observe(observer, during: lifetime)
                 }
             }
-        }
+        })
     }
 }

@@ -47,8 +47,9 @@ extension SignalProducer {
     /// observers are attached; `started` runs right after the handler returns (a synchronous producer
     /// has then already sent its events). The other handlers behave as in `Signal.on(...)`, per start;
     /// `disposed` runs when the start ends (termination or disposal). Disposing a start runs
-    /// `interrupted` and `terminated` before `disposed`.
-    @inlinable
+    /// `interrupted` and `terminated` before `disposed`. Disposing a start interrupts this producer's
+    /// start and the interruption reaches the handlers through it, on the scheduler of an asynchronous
+    /// operator before this one. (Not `@inlinable`: it forwards through internal `StartInterrupter`.)
     public func on(
         starting: (@Sendable () -> Void)? = nil,
         started: (@Sendable () -> Void)? = nil,
@@ -60,10 +61,11 @@ extension SignalProducer {
         terminated: (@Sendable () -> Void)? = nil,
         disposed: (@Sendable () -> Void)? = nil
     ) -> SignalProducer {
-        SignalProducer { observer, lifetime in
+        SignalProducer(forwardingInterruption: { observer, lifetime, resultInterrupter in
             startWithSignal { signal, interrupter in
                 // The interrupter goes first: a disposed start interrupts, so the handlers see it, then detaches.
                 lifetime += interrupter
+                resultInterrupter.forward(to: interrupter)
                 signal.on(
                     event: event, value: value, failed: failed, completed: completed,
                     interrupted: interrupted, terminated: terminated, disposed: disposed
@@ -71,6 +73,6 @@ extension SignalProducer {
                 starting?()
             }
             started?()
-        }
+        })
     }
 }

@@ -3,13 +3,14 @@ extension SignalProducer {
     /// retry is sent on. The values of failed attempts are sent too.
     ///
     /// Completion and interruption end the result at once. Synchronous failures retry in constant
-    /// stack.
+    /// stack. Disposing a start interrupts the attempt running, and the interruption reaches the result
+    /// through it (on its scheduler, if the attempt hops).
     public func retry(upTo count: Int) -> SignalProducer {
-        SignalProducer { observer, lifetime in
+        SignalProducer(forwardingInterruption: { observer, lifetime, resultInterrupter in
             let retries = Countdown(count)
-            RestartLoop(self, downstream: observer, lifetime: lifetime) { event in
+            RestartLoop(self, downstream: observer, lifetime: lifetime, resultInterrupter: resultInterrupter) { event in
                 event.error != nil && retries.take()
             }.start()
-        }
+        })
     }
 }

@@ -138,16 +138,20 @@ extension SignalProducer {
     }
 
     /// A producer that starts every one of `producers` in order, after `transform` has observed all
-    /// their signals, so that no synchronous value is missed.
+    /// their signals, so that no synchronous value is missed. Disposing a start of it interrupts every
+    /// start still running; the first interruption to reach `transform` ends the result.
     static func startingAll<Element, Output>(
         _ producers: [SignalProducer<Element, Failure>],
         _ transform: @escaping @Sendable ([Signal<Element, Failure>]) -> Signal<Output, Failure>
     ) -> SignalProducer<Output, Failure> {
-        SignalProducer<Output, Failure> { observer, lifetime in
+        SignalProducer<Output, Failure>(forwardingInterruption: { observer, lifetime, resultInterrupter in
             let starts = producers.map { $0.prepareStart() }
-            for start in starts { lifetime += start.interrupter }
+            for start in starts {
+                lifetime += start.interrupter
+                resultInterrupter.forward(to: start.interrupter)
+            }
             transform(starts.map(\.signal)).observe(observer, during: lifetime)
             for start in starts { start.run() }
-        }
+        })
     }
 }

@@ -27,6 +27,17 @@ extension Signal {
     public func bind<U>(
         _ makeBinding: () -> (_ value: Value, _ stop: inout Bool) -> SignalProducer<U, Failure>?
     ) -> Signal<U, Failure> {
+        bind(makeBinding, mayStopObserving: { true })
+    }
+
+    /// `bind(_:)`, asking `mayStopObserving` before it stops observing this signal early. When that says
+    /// no (an interruption is already on its way through this signal: see
+    /// `StartInterrupter.stopForwarding(_:)`), the binding function is not called again and the result
+    /// ends with this signal's next terminal event, which is that interruption.
+    func bind<U>(
+        _ makeBinding: () -> (_ value: Value, _ stop: inout Bool) -> SignalProducer<U, Failure>?,
+        mayStopObserving: @escaping @Sendable () -> Bool
+    ) -> Signal<U, Failure> {
         let binding = BindingFunction(makeBinding())
         return Signal<U, Failure> { downstream, lifetime in
             let flattener = ConcurrentFlattener(limit: .max, downstream: downstream, lifetime: lifetime)
@@ -35,10 +46,13 @@ extension Signal {
             observe(Observer { event in
                 switch event {
                 case let .value(value):
+                    guard !binding.hasStopped else { return }
                     var stop = false
                     let producer = binding.call(value, &stop)
                     if let producer { flattener.receiveOuter(.value(producer)) }
                     if producer == nil || stop {
+                        binding.hasStopped = true
+                        guard mayStopObserving() else { return }
                         sourceToken.end()
                         flattener.receiveOuter(.completed)
                     }
@@ -56,21 +70,32 @@ extension SignalProducer {
     /// see `Signal.bind(_:)`. Two starts never share the state the binding function keeps.
     ///
     /// Ending the bind early (nil, or `stop` set) interrupts this producer's start at once; the result
-    /// completes once the producers already returned have completed.
+    /// completes once the producers already returned have completed. If the start was disposed before
+    /// the bind ended (its interruption is on its way, through an `observe(on:)` say), the result is
+    /// interrupted by it instead.
     public func bind<U>(
         _ makeBinding: @escaping @Sendable () -> (_ value: Value, _ stop: inout Bool) -> SignalProducer<U, Failure>?
     ) -> SignalProducer<U, Failure> {
-        lift { $0.bind(makeBinding) }
+        SignalProducer<U, Failure>(forwardingInterruption: { observer, lifetime, resultInterrupter in
+            startWithSignal { signal, interrupter in
+                lifetime += interrupter
+                let forwarding = resultInterrupter.forward(to: interrupter)
+                signal.bind(makeBinding, mayStopObserving: { !resultInterrupter.stopForwarding(forwarding) })
+                    .observe(observer, during: lifetime)
+            }
+        })
     }
 }
 
 /// The binding function of one bind, which may capture mutable state and so is not `Sendable`.
 ///
-/// `@unchecked Sendable` is sound because `call` runs only from the deliveries of the one signal the
-/// bind observes, which are serialized (one at a time, each ordered after the previous by the signal's
+/// `@unchecked Sendable` is sound because `call` and `hasStopped` are used only from the deliveries of
+/// the one signal the bind observes, which are serialized (one at a time, each ordered after the previous by the signal's
 /// gate), and because the function is created before that signal is observed and used nowhere else.
 private final class BindingFunction<Value, U: Sendable, Failure: Error>: @unchecked Sendable {
     private let function: (Value, inout Bool) -> SignalProducer<U, Failure>?
+    /// Set when the binding function ended the bind; it is not called again.
+    var hasStopped = false
 
     init(_ function: @escaping (Value, inout Bool) -> SignalProducer<U, Failure>?) {
         self.function = function

@@ -42,6 +42,12 @@ extension SignalProducer {
     /// This producer failing fails the result; an inner producer failing fails the result and disposes
     /// everything; an inner producer being interrupted interrupts the result. Disposing a start of the
     /// result interrupts this producer's start and every inner producer.
+    ///
+    /// The interruption reaches the result through this producer's start only (with its hops); inner
+    /// producers are disposed when it arrives, and their own hops are not waited for. When this producer
+    /// has already completed (`concat` of a fixed list, say), the result is interrupted at once. That
+    /// is ReactiveSwift's rule for every flatten, and it keeps the result from waiting on a scheduler
+    /// each inner producer may hop to.
     public func flatten<Inner>(_ strategy: FlattenStrategy) -> SignalProducer<Inner, Failure>
     where Value == SignalProducer<Inner, Failure> {
         lift { $0.flatten(strategy) }
