@@ -3,6 +3,12 @@
 ///
 /// A failure that crosses a process boundary can only come back as its message, so a persistent
 /// stream's failure type is this one: failures sent into it are stored as their description.
+///
+/// Its door: the signals and producers of persistent and remote subjects (`PersistentReplaySubject`,
+/// `RemoteReplaySubject`) fail with this and nothing else. A stored failure is `.stored`; a failure of
+/// the log or the connection underneath is `.storage`, carrying the description of the
+/// `EventLogError` or `StreamClientError` it replaces. Direct calls on an `EventLog` throw
+/// `EventLogError`; calls and async sequences on a `StreamConnection` throw `StreamClientError`.
 public struct StreamFailure: Error, Sendable, Hashable, Codable, CustomStringConvertible {
     /// Where the failure came from.
     public enum Origin: String, Sendable, Hashable, Codable {

@@ -5,31 +5,32 @@ import Testing
 
 @Suite struct ConsumerDemandTests {
     final class Grants: Sendable {
-        let count = Atomic<Int>(0)
-        var grant: @Sendable () -> Void { { self.count.add(1, ordering: .relaxed) } }
-        var value: Int { count.load(ordering: .relaxed) }
+        let granted = Mutex<[UInt32]>([])
+        var grant: @Sendable (UInt32) -> Void { { count in self.granted.withLock { $0.append(count) } } }
+        var values: [UInt32] { granted.withLock { $0 } }
     }
 
-    @Test func grantsGoOutAtOnceWhileTheConsumerKeepsUp() {
-        let demand = ConsumerDemand(limit: 4)
+    @Test func nothingIsGrantedForEventsThatArriveOnlyForEventsTheConsumerTakes() {
+        let demand = ConsumerDemand(window: 8)
         let grants = Grants()
-        demand.received(4)
-        demand.whenConsumerKeepsUp(grants.grant)
-        #expect(grants.value == 1)
+        #expect(demand.opened(grant: grants.grant) == 8)
+        demand.received(8)
+        #expect(grants.values.isEmpty)
+        for _ in 0..<3 { demand.consumed() }
+        #expect(grants.values.isEmpty)
+        demand.consumed()
+        #expect(grants.values == [4])
+        #expect(demand.waiting == 4)
+        #expect(demand.peakWaiting == 8)
     }
 
-    @Test func grantsAreHeldWhileTooManyEventsWaitAndGoOutWhenTheConsumerCatchesUp() {
-        let demand = ConsumerDemand(limit: 4)
-        let grants = Grants()
+    @Test func aSubscriptionOpenedAgainAsksOnlyForTheRoomLeftInTheWindow() {
+        let demand = ConsumerDemand(window: 8)
+        _ = demand.opened(grant: Grants().grant)
         demand.received(6)
-        demand.whenConsumerKeepsUp(grants.grant)
-        demand.whenConsumerKeepsUp(grants.grant)
-        #expect(grants.value == 0)
         demand.consumed()
-        #expect(grants.value == 0)
-        demand.consumed()
-        #expect(grants.value == 2)
-        demand.consumed()
-        #expect(grants.value == 2)
+        #expect(demand.opened(grant: Grants().grant) == 3)
+        demand.received(3)
+        #expect(demand.opened(grant: Grants().grant) == 0)
     }
 }

@@ -3,6 +3,10 @@
 /// `code` says which kind of failure it is (compare it with the static members of `Code`); the other
 /// properties name the database file, the stream, the sequence range and, for SQLite failures, the
 /// extended result code and the SQL that failed. `description` is a sentence a person can act on.
+///
+/// Its door: every throwing call of an in-process `EventLog` (open, append, read, admin) throws this
+/// and nothing else. A persistent subject's signal does not: it fails with `StreamFailure`, and a log
+/// failure reaches it as `StreamFailure(origin: .storage)` carrying this error's description.
 /// Values are immutable and Sendable.
 public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable {
     /// The kind of failure; new kinds may be added, so switch with a `default`.

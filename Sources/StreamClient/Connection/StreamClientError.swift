@@ -1,6 +1,14 @@
 import StreamProtocol
 
 /// What can go wrong talking to `streamd`; every case says what happened and, where it helps, what to do.
+///
+/// Its door: every call on a `StreamConnection`, its producers (`subscribe`) and its async sequences
+/// (`values(of:in:)`, `events(of:in:)`, `events(in:)`, `history(of:)`, whose `Failure` it is, so a
+/// `catch` needs no cast) throw or fail with this and nothing else. A stream's stored failure is
+/// `.streamFailed(message)`; a payload that does not decode is `.codec`. Remote subjects turn it into
+/// `StreamFailure`: `.streamFailed(message)` becomes `StreamFailure(message)` (stored), any other case
+/// `StreamFailure(origin: .storage)` with this error's description.
+/// Values are immutable and Sendable.
 public enum StreamClientError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Nothing listens on the socket: the daemon is not running, or runs on another socket.
     case daemonNotRunning(socketPath: String, reason: String)

@@ -10,7 +10,7 @@ final class HistoryReader: Sendable {
     private enum Phase {
         case idle
         case open(subscriptionID: UInt32, end: UInt64)
-        case finished((any Error)?)
+        case finished(StreamClientError?)
     }
 
     private struct State {
@@ -18,8 +18,10 @@ final class HistoryReader: Sendable {
         var buffer: [ReceivedEvent] = []
         var head = 0
         var taken: UInt32 = 0
-        var waiter: CheckedContinuation<ReceivedEvent?, any Error>?
+        var waiter: CheckedContinuation<Answer, Never>?
     }
+
+    private typealias Answer = Result<ReceivedEvent?, StreamClientError>
 
     private let connection: StreamConnection
     private let stream: String
@@ -36,24 +38,25 @@ final class HistoryReader: Sendable {
 
     deinit { unsubscribe() }
 
-    /// The next event, nil at the end; opens the subscription on the first call.
-    func next() async throws -> ReceivedEvent? {
+    /// The next event, nil at the end (and after a cancellation); opens the subscription on the first call.
+    func next() async throws(StreamClientError) -> ReceivedEvent? {
         if case .idle = state.withLock({ $0.phase }) { await open() }
         // Most calls find an event buffered: answer those without suspending.
         if let ready = poll(waiter: nil) { return try ready.get() }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                if let ready = poll(waiter: continuation) { continuation.resume(with: ready) }
+        let answer = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                if let ready = poll(waiter: continuation) { continuation.resume(returning: ready) }
             }
         } onCancel: {
-            finish(CancellationError())
+            finish(nil)
         }
+        return try answer.get()
     }
 
     /// The buffered event (granting credit as it goes), or the end; nil when the consumer must wait,
     /// in which case `waiter` (if any) is kept to be resumed.
-    private func poll(waiter: CheckedContinuation<ReceivedEvent?, any Error>?) -> Result<ReceivedEvent?, any Error>? {
-        let (answer, grant) = state.withLock { state -> (Result<ReceivedEvent?, any Error>?, Grant?) in
+    private func poll(waiter: CheckedContinuation<Answer, Never>?) -> Answer? {
+        let (answer, grant) = state.withLock { state -> (Answer?, Grant?) in
             if state.head < state.buffer.count {
                 let event = state.buffer[state.head]
                 state.head += 1
@@ -88,7 +91,7 @@ final class HistoryReader: Sendable {
         do {
             end = try await connection.streamInfo(stream).lastSequence
         } catch {
-            finish(error)
+            finish(error as? StreamClientError ?? .connectionClosed("\(error)"))
             return
         }
         guard end > 0 else { return finish(nil) }
@@ -122,8 +125,8 @@ final class HistoryReader: Sendable {
     private func take(_ feed: SubscriptionFeed) {
         switch feed {
         case let .events(events):
-            var ending: (any Error)??
-            let handOff = state.withLock { state -> (CheckedContinuation<ReceivedEvent?, any Error>, ReceivedEvent, Grant?)? in
+            var ending: StreamClientError??
+            let handOff = state.withLock { state -> (CheckedContinuation<Answer, Never>, ReceivedEvent, Grant?)? in
                 guard case let .open(_, end) = state.phase else { return nil }
                 for event in events {
                     switch event.kind {
@@ -145,7 +148,7 @@ final class HistoryReader: Sendable {
             }
             if let (waiter, event, grant) = handOff {
                 if let grant { connection.send(.credit(subscriptionID: grant.id, credit: grant.count)) }
-                waiter.resume(returning: event)
+                waiter.resume(returning: .success(event))
             }
             if let ending { finish(ending) }
         case let .ended(reason, message):
@@ -156,8 +159,8 @@ final class HistoryReader: Sendable {
     }
 
     /// Ends the read: the consumer gets what is buffered, then nil (or `error`); the daemon is told.
-    private func finish(_ error: (any Error)?) {
-        let (waiter, id) = state.withLock { state -> (CheckedContinuation<ReceivedEvent?, any Error>?, UInt32?) in
+    private func finish(_ error: StreamClientError?) {
+        let (waiter, id) = state.withLock { state -> (CheckedContinuation<Answer, Never>?, UInt32?) in
             var id: UInt32?
             switch state.phase {
             case .finished: return (nil, nil)
@@ -170,9 +173,7 @@ final class HistoryReader: Sendable {
             return (waiter, id)
         }
         if let id, connection.router.removeSubscription(id) { connection.send(.unsubscribe(subscriptionID: id)) }
-        if let waiter {
-            if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
-        }
+        waiter?.resume(returning: error.map { .failure($0) } ?? .success(nil))
     }
 
     private func unsubscribe() {

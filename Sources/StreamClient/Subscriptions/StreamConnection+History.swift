@@ -10,7 +10,8 @@ extension StreamConnection {
     /// and ends at that sequence (or at once, when the subscription starts past it: nothing to read, or
     /// everything trimmed meanwhile). A stored completion ends it early; a stored failure throws
     /// `.streamFailed`; an unknown stream throws `.server(code: .streamNotFound, …)`. Ending the loop
-    /// early, or cancelling its task, unsubscribes.
+    /// early, or cancelling its task, unsubscribes (a cancelled loop ends without throwing). It throws
+    /// `StreamClientError` only.
     public func history(of stream: String, from start: StartPosition = .all, credit: UInt32 = StreamConnection.defaultCredit) -> StreamHistory {
         StreamHistory(connection: self, stream: stream, start: start, credit: max(credit, 2))
     }
@@ -22,6 +23,8 @@ extension StreamConnection {
 public struct StreamHistory: AsyncSequence, Sendable {
     /// Each element is one stored event.
     public typealias Element = ReceivedEvent
+    /// A read ends with a `StreamClientError` (see `history(of:from:credit:)`).
+    public typealias Failure = StreamClientError
 
     let connection: StreamConnection
     let stream: String
@@ -35,10 +38,18 @@ public struct StreamHistory: AsyncSequence, Sendable {
 
     /// Takes the events one at a time, opening the subscription on the first call.
     public struct Iterator: AsyncIteratorProtocol {
+        /// See `StreamHistory.Failure`.
+        public typealias Failure = StreamClientError
+
         let reader: HistoryReader
 
         /// The next event; nil after the last one stored when the read began.
-        public mutating func next() async throws -> ReceivedEvent? {
+        public mutating func next() async throws(StreamClientError) -> ReceivedEvent? {
+            try await reader.next()
+        }
+
+        /// The next event; see `next()`.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(StreamClientError) -> ReceivedEvent? {
             try await reader.next()
         }
     }

@@ -33,7 +33,8 @@ extension StreamConnection {
     /// and continues after the last sequence it delivered (or, before any, at the first sequence the
     /// daemon had promised), with no gap and no duplicate. Events are delivered on the connection's
     /// event-loop thread: an observer must not block it waiting for a reply on the same connection
-    /// (hop with `observe(on:)` or use `events(in:)` for slow work).
+    /// (hop with `observe(on:)`, or read with `values(of:in:)` or `events(in:)`, whose credit follows the
+    /// consuming task, for slow work).
     public func subscribe(
         _ stream: String, from start: StartPosition = .streamDefault, resume: Bool = false,
         reconnect: ReconnectPolicy = .standard, credit: UInt32 = StreamConnection.defaultCredit
@@ -65,25 +66,6 @@ extension StreamConnection {
         }
     }
 
-    /// The events of `stream` as an async sequence; see `subscribe(_:from:resume:reconnect:credit:)`.
-    ///
-    /// Flow control reaches the consuming task: the daemon sends about `defaultCredit` events beyond
-    /// what the task has taken, so a slow consumer holds little memory however long the stream.
-    /// Cancelling the consuming task (or dropping the sequence) unsubscribes; a failure is thrown as a
-    /// `StreamClientError`; completion ends the sequence.
-    public func events(in stream: String, from start: StartPosition = .streamDefault, resume: Bool = false) -> AsyncThrowingStream<ReceivedEvent, any Error> {
-        let demand = ConsumerDemand(limit: Int(Self.defaultCredit))
-        let received = subscribe(
-            stream, from: start, resume: resume, reconnect: .standard, credit: Self.defaultCredit, demand: demand
-        ).values
-        let iterator = SharedIterator(received.makeAsyncIterator())
-        return AsyncThrowingStream {
-            let event = try await iterator.next()
-            if event != nil { demand.consumed() }
-            return event
-        }
-    }
-
     private func open(
         _ stream: String, from start: StartPosition, credit: UInt32, demand: ConsumerDemand?,
         observer: Observer<ReceivedEvent, StreamClientError>, lifetime: Lifetime,
@@ -99,7 +81,7 @@ extension StreamConnection {
             let id = idBox.withLock { $0 }
             switch feed {
             case let .events(events):
-                demand?.received(events.count)
+                demand?.received(events.count { $0.kind == .value })
                 for event in events {
                     switch event.kind {
                     case .value:
@@ -114,6 +96,8 @@ extension StreamConnection {
                         return
                     }
                 }
+                // Under a consumer's demand, credit follows what the consumer takes, not what arrives.
+                guard demand == nil else { return }
                 let grant = delivered.withLock { count -> UInt32 in
                     count += UInt32(clamping: events.count)
                     guard count >= max(credit / 2, 1) else { return 0 }
@@ -121,11 +105,7 @@ extension StreamConnection {
                     return count
                 }
                 guard grant > 0 else { return }
-                if let demand {
-                    demand.whenConsumerKeepsUp { [weak self] in self?.send(.credit(subscriptionID: id, credit: grant)) }
-                } else {
-                    self.send(.credit(subscriptionID: id, credit: grant))
-                }
+                self.send(.credit(subscriptionID: id, credit: grant))
             case let .ended(reason, message):
                 switch reason {
                 case .unsubscribed: observer.sendInterrupted()
@@ -143,7 +123,8 @@ extension StreamConnection {
         }
         idBox.withLock { $0 = id }
         lifetime.observeEnded { [weak self] in self?.finish(id) }
-        let subscribe = ClientMessage.Subscribe(subscriptionID: id, stream: stream, start: start, credit: credit)
+        let initial = demand?.opened { [weak self] grant in self?.send(.credit(subscriptionID: id, credit: grant)) } ?? credit
+        let subscribe = ClientMessage.Subscribe(subscriptionID: id, stream: stream, start: start, credit: initial)
         send(.subscribe(subscribe)) { [weak self] reply in
             switch reply {
             case let .success(.subscribed(_, next)): subscribed(next)
@@ -163,21 +144,5 @@ extension StreamConnection {
     /// Stops a subscription that is still live, telling the daemon.
     private func finish(_ id: UInt32) {
         if router.removeSubscription(id) { send(.unsubscribe(subscriptionID: id)) }
-    }
-}
-
-/// The one iterator of an async sequence, shared with the `unfolding` closure that pulls from it.
-///
-/// `@unchecked Sendable` is safe because an `AsyncThrowingStream(unfolding:)` calls its closure for one
-/// consumer, one element at a time, never concurrently.
-private final class SharedIterator: @unchecked Sendable {
-    private var iterator: AsyncThrowingStream<ReceivedEvent, any Error>.Iterator
-
-    init(_ iterator: AsyncThrowingStream<ReceivedEvent, any Error>.Iterator) {
-        self.iterator = iterator
-    }
-
-    func next() async throws -> ReceivedEvent? {
-        try await iterator.next()
     }
 }

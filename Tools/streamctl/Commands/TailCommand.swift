@@ -84,7 +84,7 @@ struct TailCommand: AsyncParsableCommand {
     /// (the daemon's, which stamps the events) is a second past `end`, so a quiet stream does not keep tail
     /// waiting for an event after TIME. The second is for events stamped just before `end` and still on
     /// their way.
-    private func follow(_ events: AsyncThrowingStream<ReceivedEvent, any Error>, until end: Int64) async throws {
+    private func follow(_ events: StreamSubscription<ReceivedEvent>, until end: Int64) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await print(events, until: end) }
             group.addTask {
