@@ -139,7 +139,7 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
     /// Publishes `value` and returns once the daemon has stored it.
     @discardableResult
     public func append(_ value: Value) async throws -> AppendReceipt {
-        try await connection.publish(value: value, to: stream, codec: codec)
+        try await connection.append(value: value, to: stream, codec: codec)
     }
 
     /// Publishes a value, the stream's completion or its failure without waiting: observers everywhere
