@@ -137,7 +137,7 @@ import Testing
         subject.sendInterrupted()
         #expect(await collector.wait { $0.last.map { if case .interrupted = $0 { true } else { false } } == true })
         #expect(collector.values == [1])
-        #expect(try await subject.connection.publish(bytes("2"), to: "i").sequence == 2)
+        #expect(try await subject.connection.append(bytes("2"), to: "i").sequence == 2)
         subject.connection.close()
         await fixture.tearDown()
     }

@@ -31,13 +31,13 @@ import Testing
     @Test func publishIsAcknowledgedWithIncreasingSequencesAndTimestamps() async throws {
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
-        let first = try await connection.publish(bytes("a"), to: "orders")
-        let second = try await connection.publish(bytes("b"), to: "orders")
+        let first = try await connection.append(bytes("a"), to: "orders")
+        let second = try await connection.append(bytes("b"), to: "orders")
         #expect(first.sequence == 1)
         #expect(second.sequence == 2)
         #expect(second.timestamp >= first.timestamp && first.timestamp > 0)
         #expect(!second.duplicate)
-        let batch = try await connection.publish(batch: [bytes("c"), bytes("d")], to: "orders")
+        let batch = try await connection.append(contentsOf: [bytes("c"), bytes("d")], to: "orders")
         #expect(batch.map(\.sequence) == [3, 4])
         connection.close()
         await fixture.tearDown()
@@ -48,7 +48,7 @@ import Testing
         let connection = try await fixture.connect()
         let sequences = try await withThrowingTaskGroup(of: UInt64.self) { group in
             for index in 0..<200 {
-                group.addTask { try await connection.publish(bytes("\(index)"), to: "s").sequence }
+                group.addTask { try await connection.append(bytes("\(index)"), to: "s").sequence }
             }
             return try await group.reduce(into: [UInt64]()) { $0.append($1) }
         }
@@ -60,8 +60,8 @@ import Testing
     @Test func aRepeatedMessageIDIsAcknowledgedAsADuplicateOfTheOriginal() async throws {
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
-        let original = try await connection.publish(bytes("x"), to: "s", messageID: "m-1")
-        let again = try await connection.publish(bytes("x"), to: "s", messageID: "m-1")
+        let original = try await connection.append(bytes("x"), to: "s", messageID: "m-1")
+        let again = try await connection.append(bytes("x"), to: "s", messageID: "m-1")
         #expect(again.duplicate)
         #expect(again.sequence == original.sequence)
         connection.close()
@@ -71,16 +71,16 @@ import Testing
     @Test func aWrongExpectedLastSequenceIsAServerErrorWithItsCode() async throws {
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
-        _ = try await connection.publish(bytes("a"), to: "s", expectedLastSequence: 0)
+        _ = try await connection.append(bytes("a"), to: "s", expectedLastSequence: 0)
         do {
-            _ = try await connection.publish(bytes("b"), to: "s", expectedLastSequence: 0)
+            _ = try await connection.append(bytes("b"), to: "s", expectedLastSequence: 0)
             Issue.record("a conflicting publish succeeded")
         } catch let StreamClientError.server(code, message) {
             #expect(code == .wrongLastSequence)
             #expect(!message.isEmpty)
         }
         // The connection goes on after a request's error.
-        #expect(try await connection.publish(bytes("b"), to: "s", expectedLastSequence: 1).sequence == 2)
+        #expect(try await connection.append(bytes("b"), to: "s", expectedLastSequence: 1).sequence == 2)
         connection.close()
         await fixture.tearDown()
     }
@@ -101,7 +101,7 @@ import Testing
         #expect(created.name == "metrics" && created.policy.capacity == 100)
         let configured = try await connection.configureStream("metrics", policy: StreamPolicy(capacity: 50))
         #expect(configured.policy.capacity == 50)
-        _ = try await connection.publish(batch: (1...10).map { bytes("\($0)") }, to: "metrics")
+        _ = try await connection.append(contentsOf: (1...10).map { bytes("\($0)") }, to: "metrics")
         let info = try await connection.streamInfo("metrics")
         #expect(info.count == 10 && info.lastSequence == 10)
         #expect(try await connection.listStreams().map(\.name) == ["metrics"])

@@ -11,11 +11,11 @@ import Testing
         let fixture = try await ServerFixture()
         let publisher = try await fixture.connect()
         let subscriber = try await fixture.connect()
-        for index in 1...3 { _ = try await publisher.publish(bytes("e\(index)"), to: "s") }
+        for index in 1...3 { _ = try await publisher.append(bytes("e\(index)"), to: "s") }
         let collector = EventCollector<ReceivedEvent, StreamClientError>()
         let start = subscriber.subscribe("s", from: .all).start(collector.observer)
         #expect(await collector.waitForValues(3))
-        for index in 4...5 { _ = try await publisher.publish(bytes("e\(index)"), to: "s") }
+        for index in 4...5 { _ = try await publisher.append(bytes("e\(index)"), to: "s") }
         #expect(await collector.waitForValues(5))
         #expect(collector.values.map(\.sequence) == [1, 2, 3, 4, 5])
         #expect(collector.values.map { String(decoding: $0.payload, as: UTF8.self) } == ["e1", "e2", "e3", "e4", "e5"])
@@ -31,7 +31,7 @@ import Testing
         let connection = try await fixture.connect()
         let total = 5000
         for chunk in stride(from: 0, to: total, by: 500) {
-            _ = try await connection.publish(batch: (chunk..<chunk + 500).map { bytes("\($0)") }, to: "big")
+            _ = try await connection.append(contentsOf: (chunk..<chunk + 500).map { bytes("\($0)") }, to: "big")
         }
         let collector = EventCollector<ReceivedEvent, StreamClientError>()
         // A credit far below the total: the stream only completes if credit is refilled as events arrive.
@@ -46,7 +46,7 @@ import Testing
     @Test func disposingASubscriptionUnsubscribesOnTheServer() async throws {
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
-        _ = try await connection.publish(bytes("a"), to: "s")
+        _ = try await connection.append(bytes("a"), to: "s")
         let collector = EventCollector<ReceivedEvent, StreamClientError>()
         let start = connection.subscribe("s", from: .all).start(collector.observer)
         #expect(await collector.waitForValues(1))
@@ -54,7 +54,7 @@ import Testing
         start.dispose()
         #expect(collector.terminal.map { if case .interrupted = $0 { true } else { false } } == true)
         #expect(try await waitForSubscribers(0, of: "s", on: connection))
-        _ = try await connection.publish(bytes("b"), to: "s")
+        _ = try await connection.append(bytes("b"), to: "s")
         try await connection.ping()
         #expect(collector.values.count == 1)
         connection.close()
@@ -64,12 +64,12 @@ import Testing
     @Test func subscribingToANewOnlyPositionSkipsTheHistory() async throws {
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
-        _ = try await connection.publish(bytes("old"), to: "s")
+        _ = try await connection.append(bytes("old"), to: "s")
         let collector = EventCollector<ReceivedEvent, StreamClientError>()
         let start = connection.subscribe("s", from: .newOnly).start(collector.observer)
         // Wait for the subscription to be registered before publishing.
         #expect(try await waitForSubscribers(1, of: "s", on: connection))
-        _ = try await connection.publish(bytes("new"), to: "s")
+        _ = try await connection.append(bytes("new"), to: "s")
         #expect(await collector.waitForValues(1))
         #expect(collector.values.map(\.sequence) == [2])
         start.dispose()
@@ -93,7 +93,7 @@ import Testing
     @Test func deletingTheStreamEndsItsSubscriptionAndItsAsyncSequence() async throws {
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
-        _ = try await connection.publish(bytes("a"), to: "s")
+        _ = try await connection.append(bytes("a"), to: "s")
         let task = Task { () async -> (Int, StreamClientError?) in
             var seen = 0
             do {
@@ -155,8 +155,8 @@ import Testing
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
         let orders = [Order(id: 1, item: "tea"), Order(id: 2, item: "cake")]
-        for order in orders { _ = try await connection.publish(value: order, to: "orders") }
-        _ = try await connection.publish(value: Order(id: 3, item: "jam"), to: "binary", codec: BinaryEventCodec())
+        for order in orders { _ = try await connection.append(value: order, to: "orders") }
+        _ = try await connection.append(value: Order(id: 3, item: "jam"), to: "binary", codec: BinaryEventCodec())
         let collector = EventCollector<Order, StreamClientError>()
         let start = connection.subscribe("orders", as: Order.self, from: .all).start(collector.observer)
         #expect(await collector.waitForValues(2))
@@ -174,7 +174,7 @@ import Testing
     @Test func aPayloadThatDoesNotDecodeFailsTheTypedSubscription() async throws {
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
-        _ = try await connection.publish(bytes("not json"), to: "s")
+        _ = try await connection.append(bytes("not json"), to: "s")
         let collector = EventCollector<Int, StreamClientError>()
         let start = connection.subscribe("s", as: Int.self, from: .all).start(collector.observer)
         #expect(await collector.wait { $0.last?.error != nil })
@@ -187,7 +187,7 @@ import Testing
     @Test func theAsyncSequenceDeliversEventsAndCancellingTheTaskUnsubscribes() async throws {
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
-        _ = try await connection.publish(batch: [bytes("1"), bytes("2"), bytes("3")], to: "s")
+        _ = try await connection.append(contentsOf: [bytes("1"), bytes("2"), bytes("3")], to: "s")
         var seen: [UInt64] = []
         for try await event in connection.events(in: "s", from: .all) {
             seen.append(event.sequence)

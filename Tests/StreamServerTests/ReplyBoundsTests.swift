@@ -58,7 +58,7 @@ import Testing
             let connection = try await StreamConnection.connect(socketPath: directory.socket, clientName: "bounds-test")
             defer { connection.close() }
             let payloads = (0..<(2 * most + 10)).map { Array("e\($0)".utf8) }
-            let published = try await connection.publish(batch: payloads, to: "split", expectedLastSequence: 0)
+            let published = try await connection.append(contentsOf: payloads, to: "split", expectedLastSequence: 0)
             #expect(published.map(\.sequence) == Array(1...UInt64(payloads.count)))
             #expect(try await connection.streamInfo("split").count == UInt64(payloads.count))
         }

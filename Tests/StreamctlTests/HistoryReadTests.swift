@@ -18,7 +18,7 @@ import Testing
         let connection = try await connect()
         defer { connection.close() }
         let stream = uniqueStream("history")
-        _ = try await connection.publish(batch: (1...1_000).map { Array("e\($0)".utf8) }, to: stream)
+        _ = try await connection.append(contentsOf: (1...1_000).map { Array("e\($0)".utf8) }, to: stream)
         var sequences: [UInt64] = []
         for try await event in connection.history(of: stream, credit: credit) { sequences.append(event.sequence) }
         #expect(sequences == Array(1...1_000))
@@ -28,11 +28,11 @@ import Testing
         let connection = try await connect()
         defer { connection.close() }
         let stream = uniqueStream("history-end")
-        _ = try await connection.publish(batch: (1...10).map { [UInt8($0)] }, to: stream)
+        _ = try await connection.append(contentsOf: (1...10).map { [UInt8($0)] }, to: stream)
         var seen: [UInt64] = []
         for try await event in connection.history(of: stream, from: .last(3)) {
             seen.append(event.sequence)
-            if seen.count == 1 { _ = try await connection.publish(batch: [[99]], to: stream) } // after it began: not read
+            if seen.count == 1 { _ = try await connection.append(contentsOf: [[99]], to: stream) } // after it began: not read
         }
         #expect(seen == [8, 9, 10])
         var none: [UInt64] = []
@@ -47,7 +47,7 @@ import Testing
         let connection = try await connect()
         defer { connection.close() }
         let stream = uniqueStream("history-early")
-        _ = try await connection.publish(batch: (1...500).map { _ in [1] }, to: stream)
+        _ = try await connection.append(contentsOf: (1...500).map { _ in [1] }, to: stream)
         var reader: StreamHistory.Iterator? = connection.history(of: stream, credit: 8).makeAsyncIterator()
         #expect(try await reader?.next()?.sequence == 1)
         #expect(try await connection.streamInfo(stream).subscribers == 1)

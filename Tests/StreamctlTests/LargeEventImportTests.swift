@@ -25,7 +25,7 @@ import Testing
             (0..<size).map { _ in UInt8.random(in: 0...255, using: &random) },  // not UTF-8: base64
         ]
         let connection = try await StreamConnection.connect(socketPath: socket, clientName: "large-event-test")
-        for payload in payloads { _ = try await connection.publish(payload, to: source) }
+        for payload in payloads { _ = try await connection.append(payload, to: source) }
         connection.close()
 
         let directory = try ShortTemporaryDirectory()

@@ -14,7 +14,7 @@ import Testing
         let publisher = try await StreamConnection.connect(socketPath: daemon.socket)
         for first in stride(from: 0, to: Self.eventCount, by: 1000) {
             let batch = (first..<first + 1000).map { [UInt8](repeating: UInt8(truncatingIfNeeded: $0), count: Self.payloadBytes) }
-            _ = try await publisher.publish(batch: batch, to: "big")
+            _ = try await publisher.append(contentsOf: batch, to: "big")
         }
         publisher.close()
         let child = try ChildProcess("stream-child", ["hold", daemon.socket, "big", "\(Self.eventCount)"])

@@ -39,10 +39,10 @@ import Testing
                             do {
                                 if index % 3 == 0 {
                                     let payloads = (0..<20).map { "p\(publisher)-\(index)-\($0)" }
-                                    acknowledged.record(try await connection.publish(batch: payloads.map(bytes), to: "load"), payloads)
+                                    acknowledged.record(try await connection.append(contentsOf: payloads.map(bytes), to: "load"), payloads)
                                 } else {
                                     let payload = "p\(publisher)-\(index)"
-                                    acknowledged.record([try await connection.publish(bytes(payload), to: "load")], [payload])
+                                    acknowledged.record([try await connection.append(bytes(payload), to: "load")], [payload])
                                 }
                             } catch {
                                 // The daemon went away: every call waiting on it must say the connection is gone.

@@ -28,7 +28,7 @@ import Testing
 
         // The history goes on from where it was: the next publish is sequence count + 1.
         let connection = try await StreamConnection.connect(socketPath: daemon.socket)
-        #expect(try await connection.publish(bytes("next"), to: "orders").sequence == UInt64(count + 1))
+        #expect(try await connection.append(bytes("next"), to: "orders").sequence == UInt64(count + 1))
         let middle = try ChildProcess.run("stream-child", ["subscribe", daemon.socket, "orders", "\(count - 1)", "3"])
         #expect(middle.map { $0.split(separator: " ")[0] } == ["\(count - 1)", "\(count)", "\(count + 1)"])
         connection.close()
@@ -41,7 +41,7 @@ import Testing
         let child = try ChildProcess("stream-child", ["subscribe", daemon.socket, "live", "1", "20"])
         #expect(try await eventually { try await connection.streamInfo("live").subscribers == 1 })
         var sent: [AppendReceipt] = []
-        for index in 1...20 { sent.append(try await connection.publish(bytes("\"live-\(index)\""), to: "live")) }
+        for index in 1...20 { sent.append(try await connection.append(bytes("\"live-\(index)\""), to: "live")) }
         #expect(try child.waitForExit() == 0)
         #expect(child.outputLines == zip(sent, 1...20).map { "\($0.sequence) \($0.timestamp) \"live-\($1)\"" })
         connection.close()

@@ -12,9 +12,9 @@ import Testing
         let pinging = try await StreamConnection.connect(socketPath: daemon.socket, clientName: "t", trustedDaemonUser: nil, keepAlive: .milliseconds(300))
         let silent = try await StreamConnection.connect(socketPath: daemon.socket, clientName: "t", trustedDaemonUser: nil, keepAlive: .zero)
         try await Task.sleep(for: .milliseconds(2500))
-        #expect(try await pinging.publish(Array("still here".utf8), to: "s").sequence == 1)
+        #expect(try await pinging.append(Array("still here".utf8), to: "s").sequence == 1)
         #expect(silent.isClosed)
-        await #expect(throws: StreamClientError.self) { try await silent.publish([1], to: "s") }
+        await #expect(throws: StreamClientError.self) { try await silent.append([1], to: "s") }
         pinging.close()
     }
 }

@@ -25,11 +25,11 @@ import Testing
             while !stop.load(ordering: .relaxed) {
                 if index % 4 == 3 {
                     let payloads = (0..<10).map { "g\(index)-\($0)" }
-                    let acks = try await good.publish(batch: payloads.map(bytes), to: "good")
+                    let acks = try await good.append(contentsOf: payloads.map(bytes), to: "good")
                     acknowledged += zip(acks.map(\.sequence), payloads)
                 } else {
                     let payload = "g\(index)"
-                    acknowledged.append((try await good.publish(bytes(payload), to: "good").sequence, payload))
+                    acknowledged.append((try await good.append(bytes(payload), to: "good").sequence, payload))
                 }
                 index += 1
             }

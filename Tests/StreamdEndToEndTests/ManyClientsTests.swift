@@ -12,7 +12,7 @@ import Testing
         let total = UInt64(publishers * perPublisher)
         let admin = try await StreamConnection.connect(socketPath: daemon.socket)
         try await admin.createStream("many")
-        _ = try await admin.publish(batch: (1...100).map { bytes("seed-\($0)") }, to: "many")
+        _ = try await admin.append(contentsOf: (1...100).map { bytes("seed-\($0)") }, to: "many")
         let seeded: UInt64 = 100
         let last = seeded + total
 
@@ -35,10 +35,10 @@ import Testing
                         var index = 0
                         while index < perPublisher {
                             if index % 500 < 400 {
-                                _ = try await connection.publish(bytes("p\(publisher)-\(index)"), to: "many")
+                                _ = try await connection.append(bytes("p\(publisher)-\(index)"), to: "many")
                                 index += 1
                             } else {
-                                _ = try await connection.publish(batch: (index..<index + 50).map { bytes("p\(publisher)-\($0)") }, to: "many")
+                                _ = try await connection.append(contentsOf: (index..<index + 50).map { bytes("p\(publisher)-\($0)") }, to: "many")
                                 index += 50
                             }
                         }

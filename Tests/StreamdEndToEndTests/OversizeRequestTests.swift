@@ -16,13 +16,13 @@ import Testing
         // Before the fix the request went out, the daemon answered frame_too_large and closed the
         // connection, and the subscription below died with it.
         await #expect(throws: StreamClientError.requestTooLarge(frameLength: huge.count + 15, maximum: connection.maximumFrameLength)) {
-            try await connection.publish(huge, to: "s")
+            try await connection.append(huge, to: "s")
         }
         let slices = [[UInt8]](repeating: [UInt8](repeating: 1, count: 1 << 20), count: 17)
         // A batch larger than one frame goes as several batches that fit (issue 14, defect 9).
-        #expect(try await connection.publish(batch: slices, to: "s").map(\.sequence) == Array(1...17))
+        #expect(try await connection.append(contentsOf: slices, to: "s").map(\.sequence) == Array(1...17))
         #expect(!connection.isClosed)
-        #expect(try await connection.publish(bytes("small"), to: "s").sequence == 18)
+        #expect(try await connection.append(bytes("small"), to: "s").sequence == 18)
         #expect(await collector.waitForValues(18))
         #expect(collector.terminal == nil)
         subscription.dispose()

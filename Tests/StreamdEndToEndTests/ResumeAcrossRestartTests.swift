@@ -13,7 +13,7 @@ import Testing
         let daemon = try DaemonFixture()
         let publisher = try await StreamConnection.connect(socketPath: daemon.socket)
         for chunk in 0..<10 {
-            _ = try await publisher.publish(batch: (0..<300).map { bytes("e\(chunk * 300 + $0 + 1)") }, to: "r")
+            _ = try await publisher.append(contentsOf: (0..<300).map { bytes("e\(chunk * 300 + $0 + 1)") }, to: "r")
         }
         publisher.close()
         let subscriber = try await StreamConnection.connect(socketPath: daemon.socket)
@@ -36,7 +36,7 @@ import Testing
         #expect(daemon.stop(with: signal) == (signal == SIGTERM ? 0 : signal))
         try daemon.start()
         let again = try await StreamConnection.connect(socketPath: daemon.socket)
-        _ = try await again.publish(batch: (3001...3100).map { bytes("e\($0)") }, to: "r")
+        _ = try await again.append(contentsOf: (3001...3100).map { bytes("e\($0)") }, to: "r")
         opening.yield()
 
         // And once more, while it is live, with the other way of stopping.
@@ -44,7 +44,7 @@ import Testing
         daemon.stop(with: signal == SIGTERM ? SIGKILL : SIGTERM)
         try daemon.start()
         let third = try await StreamConnection.connect(socketPath: daemon.socket)
-        _ = try await third.publish(batch: (3101...3200).map { bytes("e\($0)") }, to: "r")
+        _ = try await third.append(contentsOf: (3101...3200).map { bytes("e\($0)") }, to: "r")
         try await reading.value
 
         let events = seen.value
@@ -56,7 +56,7 @@ import Testing
     @Test func theAsyncSequenceAndTypedSubscriptionsWithResumeCarryOnAcrossASigkill() async throws {
         let daemon = try DaemonFixture()
         let publisher = try await StreamConnection.connect(socketPath: daemon.socket)
-        for value in 1...50 { _ = try await publisher.publish(value: value, to: "n") }
+        for value in 1...50 { _ = try await publisher.append(value: value, to: "n") }
         let subscriber = try await StreamConnection.connect(socketPath: daemon.socket)
         let seen = Locked<[UInt64]>([])
         let reading = Task {
@@ -76,7 +76,7 @@ import Testing
         #expect(daemon.stop(with: SIGKILL) == SIGKILL)
         try daemon.start()
         let again = try await StreamConnection.connect(socketPath: daemon.socket)
-        for value in 51...100 { _ = try await again.publish(value: value, to: "n") }
+        for value in 51...100 { _ = try await again.append(value: value, to: "n") }
         try await reading.value
         #expect(await eventually { typed.withLock { $0.count } == 90 })
         #expect(seen.withLock { $0 } == (1...100).map { $0 })

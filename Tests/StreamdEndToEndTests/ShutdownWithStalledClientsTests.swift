@@ -15,7 +15,7 @@ import Testing
         guard case .subscribed = reply else { throw TestFailure("not subscribed: \(reply)") }
         // Far more than the socket buffers hold, so the daemon has frames it cannot write.
         for chunk in 0..<20 {
-            _ = try await publisher.publish(batch: (0..<1000).map { _ in [UInt8](repeating: UInt8(chunk), count: 100) }, to: "s")
+            _ = try await publisher.append(contentsOf: (0..<1000).map { _ in [UInt8](repeating: UInt8(chunk), count: 100) }, to: "s")
         }
         publisher.close()
         let clock = ContinuousClock()

@@ -54,7 +54,7 @@ import Testing
         // Warm up the publish path, so the baseline includes the caches any publish load needs.
         let filler = [UInt8](repeating: 0x2E, count: Self.payloadBytes - 8)
         func payload(_ index: Int) -> [UInt8] { Array(String(format: "%08d", index).utf8) + filler }
-        _ = try await publisher.publish(batch: (0..<1000).map(payload), to: "flood")
+        _ = try await publisher.append(contentsOf: (0..<1000).map(payload), to: "flood")
         let baseline = try residentKiB(of: pid)
 
         let clock = ContinuousClock()
@@ -62,7 +62,7 @@ import Testing
         var peak = baseline
         let batch = 1000
         for first in stride(from: 1000, to: eventCount, by: batch) {
-            _ = try await publisher.publish(batch: (first..<min(first + batch, eventCount)).map(payload), to: "flood")
+            _ = try await publisher.append(contentsOf: (first..<min(first + batch, eventCount)).map(payload), to: "flood")
             peak = max(peak, try residentKiB(of: pid))
         }
         let publishing = clock.now - started

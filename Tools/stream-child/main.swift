@@ -37,7 +37,7 @@ do {
         let connection = try await StreamConnection.connect(socketPath: arguments[1], clientName: "stream-child")
         var lines = ""
         for index in stride(from: 1, through: count, by: 1) {
-            let published = try await connection.publish(Array("\"\(arguments[2])-\(index)\"".utf8), to: arguments[2])
+            let published = try await connection.append(Array("\"\(arguments[2])-\(index)\"".utf8), to: arguments[2])
             lines += "\(published.sequence) \(published.timestamp)\n"
         }
         print(lines, terminator: "")

@@ -5,10 +5,10 @@ extension StreamConnection {
     /// is durable.
     ///
     /// - Parameters:
-    ///   - expectedLastSequence: if given, the publish succeeds only when the stream's last sequence is
+    ///   - expectedLastSequence: if given, the append succeeds only when the stream's last sequence is
     ///     this (0 = empty); otherwise it throws `.server(code: .wrongLastSequence, …)`.
     ///   - messageID: de-duplication: a recently seen id is not stored again (the receipt's `duplicate` is true).
-    public func publish(
+    public func append(
         _ payload: [UInt8], to stream: String, expectedLastSequence: UInt64? = nil, messageID: String? = nil
     ) async throws -> AppendReceipt {
         let message = ClientMessage.Publish(
@@ -21,13 +21,13 @@ extension StreamConnection {
     /// A batch that fits one frame (see `BatchSplitter`) is one commit. A larger one is sent as several
     /// batches, each one commit, in order; with `expectedLastSequence`, each expects the last sequence of
     /// the one before. If one fails, the ones before it stay stored and the error is thrown.
-    public func publish(batch payloads: [[UInt8]], to stream: String, expectedLastSequence: UInt64? = nil) async throws -> [AppendReceipt] {
+    public func append(contentsOf payloads: [[UInt8]], to stream: String, expectedLastSequence: UInt64? = nil) async throws -> [AppendReceipt] {
         let splitter = BatchSplitter(frameLength: Int(maximumFrameLength), stream: stream, conditional: expectedLastSequence != nil)
         var published: [AppendReceipt] = []
         published.reserveCapacity(payloads.count)
         var expected = expectedLastSequence
         for part in splitter.parts(of: payloads) {
-            let receipts = try await publish(oneBatch: Array(payloads[part]), to: stream, expectedLastSequence: expected)
+            let receipts = try await append(oneBatch: Array(payloads[part]), to: stream, expectedLastSequence: expected)
             published += receipts
             if expected != nil { expected = receipts.last?.sequence ?? expected }
         }
@@ -35,7 +35,7 @@ extension StreamConnection {
     }
 
     /// Appends `payloads` in one `PUBLISH_BATCH`.
-    private func publish(oneBatch payloads: [[UInt8]], to stream: String, expectedLastSequence: UInt64?) async throws -> [AppendReceipt] {
+    private func append(oneBatch payloads: [[UInt8]], to stream: String, expectedLastSequence: UInt64?) async throws -> [AppendReceipt] {
         let entries = payloads.map { ClientMessage.PublishBatch.Entry(payload: $0) }
         let reply = try await request(.publishBatch(.init(stream: stream, expectedLastSequence: expectedLastSequence, entries: entries)))
         guard case let .publishedBatch(published, timestamp) = reply else { throw unexpected(reply, "PUBLISHED_BATCH") }
@@ -45,14 +45,14 @@ extension StreamConnection {
     /// Stores the completion of `stream` as its last event: subscribers complete when they reach it,
     /// and the stream accepts no more events. Returns the completion's own sequence.
     @discardableResult
-    public func publishCompletion(to stream: String, expectedLastSequence: UInt64? = nil) async throws -> AppendReceipt {
+    public func appendCompleted(to stream: String, expectedLastSequence: UInt64? = nil) async throws -> AppendReceipt {
         try await endStream(stream, failure: nil, expectedLastSequence: expectedLastSequence)
     }
 
     /// Stores the failure of `stream`, with `message`, as its last event: subscribers fail with
     /// `.streamFailed(message)` when they reach it, and the stream accepts no more events.
     @discardableResult
-    public func publishFailure(_ message: String, to stream: String, expectedLastSequence: UInt64? = nil) async throws -> AppendReceipt {
+    public func appendFailed(to stream: String, message: String, expectedLastSequence: UInt64? = nil) async throws -> AppendReceipt {
         try await endStream(stream, failure: message, expectedLastSequence: expectedLastSequence)
     }
 

@@ -2,10 +2,10 @@ import Reactive
 import StreamProtocol
 
 extension StreamConnection {
-    /// Encodes `value` with `codec` and publishes it.
+    /// Encodes `value` with `codec` and appends it; see `append(_:to:expectedLastSequence:messageID:)`.
     ///
     /// Labelled `value:` so that bytes (`[UInt8]`, itself `Encodable`) always mean the payload as it is.
-    public func publish<T: Encodable>(
+    public func append<T: Encodable>(
         value: T, to stream: String, codec: any EventCodec = JSONEventCodec(),
         expectedLastSequence: UInt64? = nil, messageID: String? = nil
     ) async throws -> AppendReceipt {
@@ -15,7 +15,7 @@ extension StreamConnection {
         } catch {
             throw StreamClientError.codec("cannot encode \(T.self) with \(codec.name): \(error)")
         }
-        return try await publish(payload, to: stream, expectedLastSequence: expectedLastSequence, messageID: messageID)
+        return try await append(payload, to: stream, expectedLastSequence: expectedLastSequence, messageID: messageID)
     }
 
     /// The values of `stream` decoded as `T` with `codec`; see `subscribe(_:from:resume:reconnect:credit:)`.

@@ -30,6 +30,8 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
     public let connection: StreamConnection
     /// The stream's name.
     public let stream: String
+    /// The stream's policy if this subject creates it.
+    public let policy: StreamPolicy
     /// Where each observer's replay starts.
     public let replay: StartPosition
     /// How values are encoded in the stream.
@@ -52,18 +54,24 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
     private let mirror: ReplaySubject<Value, StreamFailure>
     private let ordering = Mutex(Ordering())
 
-    /// A subject over `stream` in the daemon behind `connection` (the stream is created by the first publish).
+    /// A subject over `stream` in the daemon behind `connection`, with the parameters of
+    /// `PersistentReplaySubject`'s init (the stream is created with `policy` by the first read, or by
+    /// the first publish with the daemon's default policy, if it is missing).
     ///
     /// - Parameters:
+    ///   - policy: the stream's policy if it is created by this subject's first read (an existing
+    ///     stream keeps its own).
     ///   - replay: where each observer's replay starts; the stream's replay policy by default.
     ///   - codec: how values are stored; JSON by default, like `PersistentReplaySubject`.
     ///   - localCapacity: how many received values the local mirror keeps for new observers.
     public init(
-        connection: StreamConnection, stream: String, replay: StartPosition = .streamDefault,
-        codec: any EventCodec = JSONEventCodec(), localCapacity: ReplayCapacity = .unlimited
+        connection: StreamConnection, stream: String, policy: StreamPolicy = StreamPolicy(),
+        replay: StartPosition = .streamDefault, codec: any EventCodec = JSONEventCodec(),
+        localCapacity: ReplayCapacity = .unlimited
     ) {
         self.connection = connection
         self.stream = stream
+        self.policy = policy
         self.replay = replay
         self.codec = codec
         self.localCapacity = localCapacity
@@ -108,12 +116,12 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
         }
     }
 
-    /// Creates the stream with the default policy if it is missing, like `PersistentReplaySubject`'s
-    /// init, so observing before the first publish works. Not awaited: the daemon answers a connection's
+    /// Creates the stream with `policy` if it is missing, like `PersistentReplaySubject`'s init, so
+    /// observing before the first publish works. Not awaited: the daemon answers a connection's
     /// requests in order, so a `SUBSCRIBE` sent after it finds the stream; an existing stream (whatever
     /// its policy) is left as it is.
     private func ensureStream() {
-        connection.send(.createStream(name: stream, policy: StreamPolicy()))
+        connection.send(.createStream(name: stream, policy: policy))
     }
 
     /// Decodes one subscription event into the subject's terms.
@@ -139,7 +147,7 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
     /// Publishes `value` and returns once the daemon has stored it.
     @discardableResult
     public func append(_ value: Value) async throws -> AppendReceipt {
-        try await connection.publish(value: value, to: stream, codec: codec)
+        try await connection.append(value: value, to: stream, codec: codec)
     }
 
     /// Publishes a value, the stream's completion or its failure without waiting: observers everywhere

@@ -131,7 +131,7 @@ struct ImportCommand: AsyncParsableCommand {
                     }
                     let receipts: [AppendReceipt]
                     do {
-                        receipts = try await connection.publish(batch: payloads, to: stream, expectedLastSequence: expected)
+                        receipts = try await connection.append(contentsOf: payloads, to: stream, expectedLastSequence: expected)
                     } catch let error as StreamClientError where error.isConnectionLoss {
                         let interruption = Interruption(
                             reason: error.description, acknowledgedEvents: summary.events, lastAcknowledgedSequence: summary.lastSequence,

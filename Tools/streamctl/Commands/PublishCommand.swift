@@ -78,7 +78,7 @@ struct PublishCommand: AsyncParsableCommand {
             }
             var linesRead = 0
             if let data {
-                take([try await connection.publish(
+                take([try await connection.append(
                     Array(data.utf8), to: stream, expectedLastSequence: expectedLastSequence, messageID: messageID)])
             } else {
                 do {
@@ -110,7 +110,7 @@ struct PublishCommand: AsyncParsableCommand {
                 guard !payloads.isEmpty else { continue }
                 let receipts: [AppendReceipt]
                 do {
-                    receipts = try await connection.publish(batch: payloads, to: stream, expectedLastSequence: expected)
+                    receipts = try await connection.append(contentsOf: payloads, to: stream, expectedLastSequence: expected)
                 } catch let error as StreamClientError where error.isConnectionLoss {
                     throw Interruption(
                         reason: error.description, acknowledgedEvents: acknowledged.events, lastAcknowledgedSequence: acknowledged.sequence,

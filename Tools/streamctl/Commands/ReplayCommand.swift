@@ -63,7 +63,7 @@ struct ReplayCommand: AsyncParsableCommand {
             var previous: Int64?
             func publish() async throws {
                 guard !batch.isEmpty else { return }
-                let receipts = try await connection.publish(batch: batch, to: to)
+                let receipts = try await connection.append(contentsOf: batch, to: to)
                 summary.targetFirstSequence = summary.targetFirstSequence ?? receipts.first?.sequence
                 summary.targetLastSequence = receipts.last?.sequence ?? summary.targetLastSequence
                 batch.removeAll(keepingCapacity: true)
