@@ -11,7 +11,7 @@ import Testing
     private func publishInts(_ range: ClosedRange<Int>, to stream: String, on connection: StreamConnection) async throws {
         for first in stride(from: range.lowerBound, through: range.upperBound, by: 1000) {
             let batch = (first...min(first + 999, range.upperBound)).map { Array("\($0)".utf8) }
-            _ = try await connection.publish(batch: batch, to: stream)
+            _ = try await connection.append(contentsOf: batch, to: stream)
         }
     }
 
@@ -96,7 +96,7 @@ import Testing
     @Test func aValueThatDoesNotDecodeThrowsCodecNamingTheSequenceAndTypeAndUnsubscribes() async throws {
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
-        _ = try await connection.publish(batch: [Array("1".utf8), Array("not json".utf8), Array("3".utf8)], to: "s")
+        _ = try await connection.append(contentsOf: [Array("1".utf8), Array("not json".utf8), Array("3".utf8)], to: "s")
         var values: [Int] = []
         var thrown: StreamClientError?
         do {
@@ -125,7 +125,7 @@ import Testing
         for try await event in connection.events(of: Int.self, in: "s", from: .all, credit: 16) {
             received.append(event)
             if received.count == 100 {
-                live = Task { for value in 501...1000 { _ = try await publisher.publish(Array("\(value)".utf8), to: "s") } }
+                live = Task { for value in 501...1000 { _ = try await publisher.append(Array("\(value)".utf8), to: "s") } }
             }
             if received.count == 1000 { break }
         }

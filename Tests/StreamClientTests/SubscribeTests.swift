@@ -12,7 +12,7 @@ import Testing
         let publisher = try await fixture.connect()
         let subscriber = try await fixture.connect()
         for index in 1...3 { _ = try await publisher.append(bytes("e\(index)"), to: "s") }
-        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        let collector = EventCollector<StoredEvent, StreamClientError>()
         let start = subscriber.subscribe("s", from: .all).start(collector.observer)
         #expect(await collector.waitForValues(3))
         for index in 4...5 { _ = try await publisher.append(bytes("e\(index)"), to: "s") }
@@ -33,7 +33,7 @@ import Testing
         for chunk in stride(from: 0, to: total, by: 500) {
             _ = try await connection.append(contentsOf: (chunk..<chunk + 500).map { bytes("\($0)") }, to: "big")
         }
-        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        let collector = EventCollector<StoredEvent, StreamClientError>()
         // A credit far below the total: the stream only completes if credit is refilled as events arrive.
         let start = connection.subscribe("big", from: .all, credit: 64).start(collector.observer)
         #expect(await collector.waitForValues(total, timeout: .seconds(15)))
@@ -47,7 +47,7 @@ import Testing
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
         _ = try await connection.append(bytes("a"), to: "s")
-        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        let collector = EventCollector<StoredEvent, StreamClientError>()
         let start = connection.subscribe("s", from: .all).start(collector.observer)
         #expect(await collector.waitForValues(1))
         #expect(try await connection.streamInfo("s").subscribers == 1)
@@ -65,7 +65,7 @@ import Testing
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
         _ = try await connection.append(bytes("old"), to: "s")
-        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        let collector = EventCollector<StoredEvent, StreamClientError>()
         let start = connection.subscribe("s", from: .newOnly).start(collector.observer)
         // Wait for the subscription to be registered before publishing.
         #expect(try await waitForSubscribers(1, of: "s", on: connection))
@@ -81,7 +81,7 @@ import Testing
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
         try await connection.createStream("s")
-        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        let collector = EventCollector<StoredEvent, StreamClientError>()
         let start = connection.subscribe("s", from: .all).start(collector.observer)
         connection.close()
         #expect(await collector.wait { $0.last?.error != nil })
@@ -122,7 +122,7 @@ import Testing
             _ = try log.appendCompleted(to: "done")
         }
         let connection = try await fixture.connect()
-        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        let collector = EventCollector<StoredEvent, StreamClientError>()
         let start = connection.subscribe("done", from: .all).start(collector.observer)
         #expect(await collector.wait { $0.last?.isTerminating == true })
         #expect(collector.values.count == 1)
@@ -138,7 +138,7 @@ import Testing
             _ = try log.appendFailed(to: "bad", message: "sensor broke")
         }
         let connection = try await fixture.connect()
-        let collector = EventCollector<ReceivedEvent, StreamClientError>()
+        let collector = EventCollector<StoredEvent, StreamClientError>()
         let start = connection.subscribe("bad", from: .all).start(collector.observer)
         #expect(await collector.wait { $0.last?.isTerminating == true })
         #expect(collector.terminal?.error == .streamFailed("sensor broke"))

@@ -17,7 +17,7 @@ import Testing
         }
         publisher.close()
         let subscriber = try await StreamConnection.connect(socketPath: daemon.socket)
-        let seen = Locked<[ReceivedEvent]>([])
+        let seen = Locked<[StoredEvent]>([])
         // The consumer takes 50 events and waits for the test: the stop then lands mid-history however
         // loaded the machine is, and flow control keeps the daemon from sending far ahead meanwhile.
         let (gate, opening) = AsyncStream<Void>.makeStream()

@@ -126,7 +126,7 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
 
     /// Decodes one subscription event into the subject's terms.
     private static func forward(
-        _ event: Event<ReceivedEvent, StreamClientError>, stream: String, codec: any EventCodec,
+        _ event: Event<StoredEvent, StreamClientError>, stream: String, codec: any EventCodec,
         to observer: Observer<Value, StreamFailure>
     ) {
         switch event {

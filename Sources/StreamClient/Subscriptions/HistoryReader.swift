@@ -15,13 +15,13 @@ final class HistoryReader: Sendable {
 
     private struct State {
         var phase = Phase.idle
-        var buffer: [ReceivedEvent] = []
+        var buffer: [StoredEvent] = []
         var head = 0
         var taken: UInt32 = 0
         var waiter: CheckedContinuation<Answer, Never>?
     }
 
-    private typealias Answer = Result<ReceivedEvent?, StreamClientError>
+    private typealias Answer = Result<StoredEvent?, StreamClientError>
 
     private let connection: StreamConnection
     private let stream: String
@@ -39,7 +39,7 @@ final class HistoryReader: Sendable {
     deinit { unsubscribe() }
 
     /// The next event, nil at the end (and after a cancellation); opens the subscription on the first call.
-    func next() async throws(StreamClientError) -> ReceivedEvent? {
+    func next() async throws(StreamClientError) -> StoredEvent? {
         if case .idle = state.withLock({ $0.phase }) { await open() }
         // Most calls find an event buffered: answer those without suspending.
         if let ready = poll(waiter: nil) { return try ready.get() }
@@ -126,13 +126,13 @@ final class HistoryReader: Sendable {
         switch feed {
         case let .events(events):
             var ending: StreamClientError??
-            let handOff = state.withLock { state -> (CheckedContinuation<Answer, Never>, ReceivedEvent, Grant?)? in
+            let handOff = state.withLock { state -> (CheckedContinuation<Answer, Never>, StoredEvent, Grant?)? in
                 guard case let .open(_, end) = state.phase else { return nil }
                 for event in events {
                     switch event.kind {
                     case .value:
                         if event.sequence <= end {
-                            state.buffer.append(ReceivedEvent(sequence: event.sequence, timestamp: event.timestamp, payload: event.payload))
+                            state.buffer.append(StoredEvent(sequence: event.sequence, timestamp: event.timestamp, payload: event.payload))
                         }
                         if event.sequence >= end { ending = .some(nil) }
                     case .completed: ending = .some(nil)

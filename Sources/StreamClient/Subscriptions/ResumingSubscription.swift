@@ -26,14 +26,14 @@ final class ResumingSubscription: Sendable {
     private let credit: UInt32
     private let demand: ConsumerDemand?
     private let policy: ReconnectPolicy
-    private let observer: Observer<ReceivedEvent, StreamClientError>
+    private let observer: Observer<StoredEvent, StreamClientError>
     private let lifetime: Lifetime
     private let current = SerialDisposable()
     private let state = Mutex(State())
 
     private init(
         socketPath: String, trustedDaemonUser: UInt32?, stream: String, start: StartPosition, policy: ReconnectPolicy,
-        credit: UInt32, demand: ConsumerDemand?, observer: Observer<ReceivedEvent, StreamClientError>, lifetime: Lifetime
+        credit: UInt32, demand: ConsumerDemand?, observer: Observer<StoredEvent, StreamClientError>, lifetime: Lifetime
     ) {
         self.socketPath = socketPath
         self.trustedDaemonUser = trustedDaemonUser
@@ -49,7 +49,7 @@ final class ResumingSubscription: Sendable {
     static func producer(
         connection: StreamConnection, stream: String, start: StartPosition, policy: ReconnectPolicy, credit: UInt32,
         demand: ConsumerDemand? = nil
-    ) -> SignalProducer<ReceivedEvent, StreamClientError> {
+    ) -> SignalProducer<StoredEvent, StreamClientError> {
         SignalProducer { observer, lifetime in
             let subscription = ResumingSubscription(
                 socketPath: connection.socketPath, trustedDaemonUser: connection.trustedDaemonUser, stream: stream, start: start, policy: policy, credit: credit,

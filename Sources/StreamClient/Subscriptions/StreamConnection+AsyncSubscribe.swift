@@ -42,13 +42,13 @@ extension StreamConnection {
     public func events(
         in stream: String, from start: StartPosition = .streamDefault, resume: Bool = false,
         reconnect: ReconnectPolicy = .standard, credit: UInt32 = StreamConnection.defaultCredit
-    ) -> StreamSubscription<ReceivedEvent> {
+    ) -> StreamSubscription<StoredEvent> {
         subscription(of: stream, from: start, resume: resume, reconnect: reconnect, credit: credit) { event throws(StreamClientError) in event }
     }
 
     private func subscription<Element: Sendable>(
         of stream: String, from start: StartPosition, resume: Bool, reconnect: ReconnectPolicy, credit: UInt32,
-        element: @escaping @Sendable (ReceivedEvent) throws(StreamClientError) -> Element
+        element: @escaping @Sendable (StoredEvent) throws(StreamClientError) -> Element
     ) -> StreamSubscription<Element> {
         StreamSubscription(
             events: { demand in
@@ -57,7 +57,7 @@ extension StreamConnection {
             credit: max(credit, 2), element: element)
     }
 
-    private static func decode<T: Decodable>(_ type: T.Type, from event: ReceivedEvent, of stream: String, codec: any EventCodec) throws(StreamClientError) -> T {
+    private static func decode<T: Decodable>(_ type: T.Type, from event: StoredEvent, of stream: String, codec: any EventCodec) throws(StreamClientError) -> T {
         do {
             return try codec.decode(T.self, from: event.payload)
         } catch {

@@ -22,7 +22,7 @@ extension StreamConnection {
 /// Each iteration makes its own subscription. Thread-safety: Sendable; an iterator is used by one task.
 public struct StreamHistory: AsyncSequence, Sendable {
     /// Each element is one stored event.
-    public typealias Element = ReceivedEvent
+    public typealias Element = StoredEvent
     /// A read ends with a `StreamClientError` (see `history(of:from:credit:)`).
     public typealias Failure = StreamClientError
 
@@ -44,12 +44,12 @@ public struct StreamHistory: AsyncSequence, Sendable {
         let reader: HistoryReader
 
         /// The next event; nil after the last one stored when the read began.
-        public mutating func next() async throws(StreamClientError) -> ReceivedEvent? {
+        public mutating func next() async throws(StreamClientError) -> StoredEvent? {
             try await reader.next()
         }
 
         /// The next event; see `next()`.
-        public mutating func next(isolation actor: isolated (any Actor)?) async throws(StreamClientError) -> ReceivedEvent? {
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(StreamClientError) -> StoredEvent? {
             try await reader.next()
         }
     }

@@ -2,23 +2,6 @@ import Reactive
 import StreamProtocol
 import Synchronization
 
-/// One event of a stream as a subscriber receives it.
-public struct ReceivedEvent: Sendable, Hashable {
-    /// The per-stream sequence number.
-    public var sequence: UInt64
-    /// When it was stored, in microseconds since the Unix epoch.
-    public var timestamp: Int64
-    /// The bytes that were published.
-    public var payload: [UInt8]
-
-    /// An event.
-    public init(sequence: UInt64, timestamp: Int64, payload: [UInt8]) {
-        self.sequence = sequence
-        self.timestamp = timestamp
-        self.payload = payload
-    }
-}
-
 extension StreamConnection {
     /// How many events a subscription lets the daemon send ahead before it grants more.
     public static let defaultCredit: UInt32 = 256
@@ -38,7 +21,7 @@ extension StreamConnection {
     public func subscribe(
         _ stream: String, from start: StartPosition = .streamDefault, resume: Bool = false,
         reconnect: ReconnectPolicy = .standard, credit: UInt32 = StreamConnection.defaultCredit
-    ) -> SignalProducer<ReceivedEvent, StreamClientError> {
+    ) -> SignalProducer<StoredEvent, StreamClientError> {
         subscribe(stream, from: start, resume: resume, reconnect: reconnect, credit: credit, demand: nil)
     }
 
@@ -46,7 +29,7 @@ extension StreamConnection {
     func subscribe(
         _ stream: String, from start: StartPosition, resume: Bool, reconnect: ReconnectPolicy, credit: UInt32,
         demand: ConsumerDemand?
-    ) -> SignalProducer<ReceivedEvent, StreamClientError> {
+    ) -> SignalProducer<StoredEvent, StreamClientError> {
         if resume {
             return ResumingSubscription.producer(
                 connection: self, stream: stream, start: start, policy: reconnect, credit: credit, demand: demand)
@@ -58,7 +41,7 @@ extension StreamConnection {
     func subscription(
         _ stream: String, from start: StartPosition, credit: UInt32, demand: ConsumerDemand? = nil,
         subscribed: @escaping @Sendable (UInt64) -> Void
-    ) -> SignalProducer<ReceivedEvent, StreamClientError> {
+    ) -> SignalProducer<StoredEvent, StreamClientError> {
         SignalProducer { observer, lifetime in
             self.open(
                 stream, from: start, credit: max(credit, 1), demand: demand, observer: observer, lifetime: lifetime,
@@ -68,7 +51,7 @@ extension StreamConnection {
 
     private func open(
         _ stream: String, from start: StartPosition, credit: UInt32, demand: ConsumerDemand?,
-        observer: Observer<ReceivedEvent, StreamClientError>, lifetime: Lifetime,
+        observer: Observer<StoredEvent, StreamClientError>, lifetime: Lifetime,
         subscribed: @escaping @Sendable (UInt64) -> Void
     ) {
         // Events delivered since credit was last granted. Feeds arrive on the event loop, but the mutex
@@ -85,7 +68,7 @@ extension StreamConnection {
                 for event in events {
                     switch event.kind {
                     case .value:
-                        observer.send(value: ReceivedEvent(sequence: event.sequence, timestamp: event.timestamp, payload: event.payload))
+                        observer.send(value: StoredEvent(sequence: event.sequence, timestamp: event.timestamp, payload: event.payload))
                     case .completed:
                         self.finish(id)
                         observer.sendCompleted()

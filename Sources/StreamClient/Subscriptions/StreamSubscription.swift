@@ -44,9 +44,9 @@ public struct StreamSubscription<Element: Sendable>: AsyncSequence, Sendable {
     /// when the daemon ends it, `.connectionClosed` when the connection is lost (and not resumed).
     public typealias Failure = StreamClientError
 
-    let events: @Sendable (ConsumerDemand) -> SignalProducer<ReceivedEvent, StreamClientError>
+    let events: @Sendable (ConsumerDemand) -> SignalProducer<StoredEvent, StreamClientError>
     let credit: UInt32
-    let element: @Sendable (ReceivedEvent) throws(StreamClientError) -> Element
+    let element: @Sendable (StoredEvent) throws(StreamClientError) -> Element
 
     /// A new subscription, opened on the iterator's first `next()`.
     public func makeAsyncIterator() -> Iterator {
@@ -60,7 +60,7 @@ public struct StreamSubscription<Element: Sendable>: AsyncSequence, Sendable {
         public typealias Failure = StreamClientError
 
         let reader: SubscriptionReader
-        let element: @Sendable (ReceivedEvent) throws(StreamClientError) -> Element
+        let element: @Sendable (StoredEvent) throws(StreamClientError) -> Element
 
         /// The next element; nil when the stream completes or the task is cancelled.
         public mutating func next() async throws(StreamClientError) -> Element? {
@@ -73,7 +73,7 @@ public struct StreamSubscription<Element: Sendable>: AsyncSequence, Sendable {
         }
 
         private static func next(
-            from reader: SubscriptionReader, _ element: @Sendable (ReceivedEvent) throws(StreamClientError) -> Element
+            from reader: SubscriptionReader, _ element: @Sendable (StoredEvent) throws(StreamClientError) -> Element
         ) async throws(StreamClientError) -> Element? {
             guard let event = try await reader.next() else { return nil }
             do {

@@ -11,25 +11,25 @@ import Synchronization
 /// Thread-safety: Sendable; the buffer and the waiting consumer sit under a mutex, and the consumer is
 /// resumed outside it. `next()` is called by one task at a time.
 final class SubscriptionReader: Sendable {
-    private typealias Answer = Result<ReceivedEvent?, StreamClientError>
+    private typealias Answer = Result<StoredEvent?, StreamClientError>
 
     private struct State {
         var started = false
-        var buffer: [ReceivedEvent] = []
+        var buffer: [StoredEvent] = []
         var head = 0
         /// Set once the subscription ended: nil for a normal end, else the failure still to be thrown.
         var end: StreamClientError??
         var waiter: CheckedContinuation<Answer, Never>?
     }
 
-    private let events: SignalProducer<ReceivedEvent, StreamClientError>
+    private let events: SignalProducer<StoredEvent, StreamClientError>
     /// The credit window shared with the subscription.
     let demand: ConsumerDemand
     private let start = SerialDisposable()
     private let state = Mutex(State())
 
     /// A reader of `events`, a subscription opened with `demand`.
-    init(events: SignalProducer<ReceivedEvent, StreamClientError>, demand: ConsumerDemand) {
+    init(events: SignalProducer<StoredEvent, StreamClientError>, demand: ConsumerDemand) {
         self.events = events
         self.demand = demand
     }
@@ -37,7 +37,7 @@ final class SubscriptionReader: Sendable {
     deinit { start.dispose() }
 
     /// The next event; nil at the end, after a cancellation, and after a failure was thrown once.
-    func next() async throws(StreamClientError) -> ReceivedEvent? {
+    func next() async throws(StreamClientError) -> StoredEvent? {
         let first = state.withLock { state in
             defer { state.started = true }
             return !state.started && state.end == nil
@@ -85,7 +85,7 @@ final class SubscriptionReader: Sendable {
         return answer
     }
 
-    private static func takeOne(_ state: inout State) -> ReceivedEvent {
+    private static func takeOne(_ state: inout State) -> StoredEvent {
         let event = state.buffer[state.head]
         state.head += 1
         if state.head == state.buffer.count {
@@ -97,7 +97,7 @@ final class SubscriptionReader: Sendable {
 
     /// Files what the subscription sent: an event into the buffer (or straight to a waiting
     /// consumer), or the end.
-    private func take(_ event: Event<ReceivedEvent, StreamClientError>) {
+    private func take(_ event: Event<StoredEvent, StreamClientError>) {
         switch event {
         case let .value(received):
             let handOff = state.withLock { state -> CheckedContinuation<Answer, Never>? in

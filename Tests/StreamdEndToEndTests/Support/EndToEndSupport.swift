@@ -6,15 +6,15 @@ import Synchronization
 
 /// Collects a subscription's events so a test can wait until a condition on them holds.
 final class Collector: Sendable {
-    private let state = Mutex<[Event<ReceivedEvent, StreamClientError>]>([])
+    private let state = Mutex<[Event<StoredEvent, StreamClientError>]>([])
 
     /// An observer appending to this collector.
-    var observer: Observer<ReceivedEvent, StreamClientError> { Observer { [self] event in state.withLock { $0.append(event) } } }
+    var observer: Observer<StoredEvent, StreamClientError> { Observer { [self] event in state.withLock { $0.append(event) } } }
 
-    var events: [Event<ReceivedEvent, StreamClientError>] { state.withLock { $0 } }
-    var values: [ReceivedEvent] { events.compactMap(\.value) }
+    var events: [Event<StoredEvent, StreamClientError>] { state.withLock { $0 } }
+    var values: [StoredEvent] { events.compactMap(\.value) }
     var count: Int { state.withLock { $0.count { $0.value != nil } } }
-    var terminal: Event<ReceivedEvent, StreamClientError>? { events.last.flatMap { $0.isTerminating ? $0 : nil } }
+    var terminal: Event<StoredEvent, StreamClientError>? { events.last.flatMap { $0.isTerminating ? $0 : nil } }
 
     /// Waits until `count` values have arrived (or the subscription ended); returns whether they did.
     @discardableResult

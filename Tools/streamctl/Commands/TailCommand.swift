@@ -84,7 +84,7 @@ struct TailCommand: AsyncParsableCommand {
     /// (the daemon's, which stamps the events) is a second past `end`, so a quiet stream does not keep tail
     /// waiting for an event after TIME. The second is for events stamped just before `end` and still on
     /// their way.
-    private func follow(_ events: StreamSubscription<ReceivedEvent>, until end: Int64) async throws {
+    private func follow(_ events: StreamSubscription<StoredEvent>, until end: Int64) async throws {
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { try await print(events, until: end) }
             group.addTask {
@@ -99,7 +99,7 @@ struct TailCommand: AsyncParsableCommand {
 
     /// Prints `events` as the flags say, until they end, `--limit` is reached, or an event comes after
     /// `--to-seq` or after `end` (microseconds since the epoch, from `--until`).
-    private func print<Events: AsyncSequence>(_ events: Events, until end: Int64?) async throws where Events.Element == ReceivedEvent {
+    private func print<Events: AsyncSequence>(_ events: Events, until end: Int64?) async throws where Events.Element == StoredEvent {
         let buffer = OutputBuffer()
         var collected: [EventRecord] = []
         var printed: UInt64 = 0

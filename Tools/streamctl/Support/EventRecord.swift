@@ -12,7 +12,7 @@ struct EventRecord: Codable {
     var payload: String
     var encoding: String?
 
-    init(_ event: ReceivedEvent) {
+    init(_ event: StoredEvent) {
         sequence = event.sequence
         timestampUs = event.timestamp
         timestamp = Formatting.time(event.timestamp)
