@@ -2,6 +2,14 @@
 /// remote subject, and a subscription through `streamd`.
 ///
 /// Values are immutable and Sendable.
+///
+/// ## Example
+///
+/// ```swift
+/// try log.read("orders", from: .from(sequence: 42)) { event in print(event.sequence); return true }
+/// for try await event in connection.events(in: "orders", from: .last(10)) { print(event.sequence) }
+/// let latest = RemoteReplaySubject<Double>(connection: connection, stream: "prices", replay: .newOnly)
+/// ```
 public enum StartPosition: Hashable, Sendable, CustomStringConvertible {
     /// The stream's own replay position (its policy's `replay`; `.all` unless set otherwise).
     case streamDefault

@@ -3,6 +3,15 @@
 ///
 /// `StreamPolicy(capacity: .last(100))` keeps the last hundred events; `.last` alone is replay-last.
 /// Limits are enforced in the same transaction as each append. Values are Sendable.
+///
+/// ## Example
+///
+/// ```swift
+/// // The last 100 events, none older than a day; late readers get the last 10 by default.
+/// let policy = StreamPolicy(capacity: .last(100), maxAge: .seconds(86_400), replay: .last(10))
+/// let prices = try PersistentReplaySubject<Double>(log: log, stream: "prices", policy: policy)
+/// _ = try await connection.createStream("prices", policy: policy)   // the same value for the daemon
+/// ```
 public struct StreamPolicy: Hashable, Sendable {
     /// How many events to keep: `.unlimited`, `.last` (replay-last) or `.last(n)`.
     public var capacity: ReplayCapacity

@@ -12,6 +12,15 @@ import Synchronization
 /// may read it, unless it was opened `exclusiveToProcess`. Timestamps are microseconds since the Unix epoch.
 ///
 /// Thread-safety: Sendable; every method may be called from any thread.
+///
+/// ## Example
+///
+/// ```swift
+/// let log = try EventLog(path: directory + "/events.sqlite")     // creates file and schema
+/// try log.ensureStream("orders", policy: StreamPolicy(capacity: .last(100_000), maxAge: .seconds(86_400)))
+/// let receipt = try log.append(Array(#"{"id":1}"#.utf8), to: "orders")  // returns after the commit
+/// try log.read("orders", from: .last(10)) { event in print(event.sequence); return true }
+/// ```
 public final class EventLog: Sendable {
     /// The database file.
     public let path: String

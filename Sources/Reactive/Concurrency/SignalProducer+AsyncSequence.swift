@@ -11,7 +11,9 @@ extension SignalProducer {
     /// delivering on the started signal, the task's thread waits for it, so slow observers pace the
     /// sequence (and hold that thread of the concurrency pool meanwhile).
     ///
-    /// - Parameter priority: the priority of the task that iterates the sequence.
+    /// - Parameters:
+    ///   - sequence: the elements to send, iterated anew for each start.
+    ///   - priority: the priority of the task that iterates the sequence.
     public init<S: AsyncSequence & Sendable>(
         _ sequence: S, priority: TaskPriority? = nil
     ) where S.Element == Value, S.Failure == Failure {

@@ -15,6 +15,15 @@
 /// pipe's signal is also interrupted when the last copy of its input is released.
 ///
 /// Thread-safety: every method may be called from any thread.
+///
+/// ## Example
+///
+/// ```swift
+/// let (clicks, input) = Signal<Int, Never>.pipe()
+/// clicks.filter { $0 > 0 }.observeValues { print("click", $0) }
+/// input.send(value: 1)        // prints "click 1" before send returns
+/// input.sendCompleted()
+/// ```
 public final class Signal<Value: Sendable, Failure: Error>: Sendable {
     /// The observers of this signal.
     public typealias Observer = Reactive.Observer<Value, Failure>

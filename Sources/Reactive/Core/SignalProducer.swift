@@ -8,6 +8,17 @@
 ///
 /// Thread-safety: a producer is an immutable value; it may be started from any thread, any number of
 /// times, concurrently.
+///
+/// ## Example
+///
+/// ```swift
+/// let request = SignalProducer<String, Never> { observer, lifetime in
+///     observer.send(value: "response")     // runs once per start
+///     observer.sendCompleted()
+/// }
+/// let disposable = request.map { $0.uppercased() }.startWithValues { print($0) }
+/// disposable.dispose()                     // interrupts the start if it is still running
+/// ```
 public struct SignalProducer<Value: Sendable, Failure: Error>: Sendable {
     /// The observers of this producer.
     public typealias Observer = Reactive.Observer<Value, Failure>

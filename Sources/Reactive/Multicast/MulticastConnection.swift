@@ -14,6 +14,17 @@ import Synchronization
 ///
 /// Thread-safety: every member may be called from any thread; concurrent `connect()` calls start the
 /// source once.
+///
+/// ## Example
+///
+/// ```swift
+/// let request = SignalProducer<String, Never>(value: "response")
+/// let connection = request.multicast(ReplaySubject(capacity: .unlimited))
+/// connection.producer.startWithValues { print("first:", $0) }
+/// let running = connection.connect()       // starts the request once, for every observer
+/// connection.producer.startWithValues { print("late:", $0) }   // replayed from the subject
+/// running.dispose()                        // disconnects; the subject keeps what it has
+/// ```
 public final class MulticastConnection<Value: Sendable, Failure: Error>: Sendable {
     private let source: SignalProducer<Value, Failure>
     private let subject: any Subject<Value, Failure>

@@ -5,6 +5,8 @@ extension Signal {
     ///
     /// The clock starts when the operator is applied (when a producer starts).
     /// - Parameters:
+    ///   - interval: how long each gathering lasts; must be positive.
+    ///   - scheduler: where the timer runs and the arrays are sent.
     ///   - skipEmpty: whether an interval with no values sends nothing instead of an empty array; empty
     ///     arrays are sent by default, so the output ticks steadily, as in ReactiveSwift.
     ///   - discardWhenCompleted: on completion, whether to drop the values of the unfinished interval

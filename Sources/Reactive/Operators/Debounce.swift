@@ -4,8 +4,11 @@ extension Signal {
     /// Each value sent on `scheduler` once `interval` has passed without a newer value; values that are
     /// followed sooner are dropped.
     ///
-    /// - Parameter discardWhenCompleted: on completion, whether to drop the value still waiting (the
-    ///   default, as in ReactiveSwift) or to send it when its interval ends and complete right after.
+    /// - Parameters:
+    ///   - interval: how long a value must stay the newest to be sent.
+    ///   - scheduler: where the waiting happens and the values are sent.
+    ///   - discardWhenCompleted: on completion, whether to drop the value still waiting (the
+    ///     default, as in ReactiveSwift) or to send it when its interval ends and complete right after.
     ///
     /// Failure and interruption are sent on `scheduler` at once and drop the waiting value; completion
     /// is sent on `scheduler` too. Disposing the returned signal cancels the waiting work.

@@ -26,8 +26,10 @@ public protocol TimeScheduler: Scheduler {
     /// Runs `action` at `time` and then every `interval` until disposed.
     ///
     /// - Parameters:
+    ///   - time: when the first run is due.
     ///   - interval: the time between runs; must be positive.
     ///   - leeway: how late the scheduler may run each action, so that it can coalesce work.
+    ///   - action: the work to run each time.
     /// - Returns: a disposable that stops the repetition.
     @discardableResult
     func schedule(

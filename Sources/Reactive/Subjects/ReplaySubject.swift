@@ -9,6 +9,14 @@
 /// apply operators to the replay, start from `producer`: `subject.producer.map(f).start(observer)`
 /// replays through `map` for every start, while `subject.signal.map(f)` consumes the replay once, at the
 /// moment it is built. A start that ends early (`take(first:)`) stops its replay at once.
+///
+/// ## Example
+///
+/// ```swift
+/// let prices = ReplaySubject<Double, Never>(capacity: 100)       // keeps the last 100 values
+/// prices.send(value: 101.5)
+/// prices.producer.map { $0 * 2 }.startWithValues { print($0) }   // replays 203.0, then live values
+/// ```
 public final class ReplaySubject<Value: Sendable, Failure: Error>: Subject {
     /// The events sent to the subject; observing it is observing the subject.
     public let signal: Signal<Value, Failure>

@@ -12,6 +12,16 @@ import StreamProtocol
 /// every subscription fails with it (or, with `resume: true`, reconnects).
 ///
 /// Thread-safety: Sendable; every member may be used from any thread or task.
+///
+/// ## Example
+///
+/// ```swift
+/// let connection = try await StreamConnection.connect()          // the daemon's default socket
+/// let receipt = try await connection.append(Array("hello".utf8), to: "greetings")
+/// for try await event in connection.events(in: "greetings", from: .all) {
+///     print(event.sequence, String(decoding: event.payload, as: UTF8.self))
+/// }
+/// ```
 public final class StreamConnection: Sendable {
     /// The socket this connection was made to.
     public let socketPath: String
