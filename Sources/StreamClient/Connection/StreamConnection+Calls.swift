@@ -5,6 +5,8 @@ extension StreamConnection {
     /// is durable.
     ///
     /// - Parameters:
+    ///   - payload: the event's bytes, stored as they are.
+    ///   - stream: the stream to append to.
     ///   - expectedLastSequence: if given, the append succeeds only when the stream's last sequence is
     ///     this (0 = empty); otherwise it throws `.server(code: .wrongLastSequence, …)`.
     ///   - messageID: de-duplication: a recently seen id is not stored again (the receipt's `duplicate` is true).

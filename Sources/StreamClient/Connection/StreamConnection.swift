@@ -62,7 +62,10 @@ public final class StreamConnection: Sendable {
     /// the socket runs as this process's user, as root, or as `trustedDaemonUser`; and, for a socket in
     /// a default place (`/tmp/streamd-<uid>`, `$XDG_RUNTIME_DIR`), that its directory is the user's alone.
     ///
-    /// - Parameter trustedDaemonUser: a uid whose daemon may be trusted too (a shared service's user).
+    /// - Parameters:
+    ///   - socketPath: the daemon's socket; nil for the default.
+    ///   - clientName: the name this program gives itself in the handshake (`HELLO`).
+    ///   - trustedDaemonUser: a uid whose daemon may be trusted too (a shared service's user).
     /// - Throws: `StreamClientError.daemonNotRunning` naming the socket when nothing listens there;
     ///   `.untrustedDaemon` (nothing sent) when the daemon or the socket's directory is another user's;
     ///   `.server` when the daemon refuses the handshake.
