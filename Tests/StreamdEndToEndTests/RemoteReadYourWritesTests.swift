@@ -63,6 +63,24 @@ import Testing
         #expect(seen.all == (1...50).map(Double.init))
     }
 
+    @Test func readsRacingTheFirstOneAlsoWaitForTheHistory() async throws {
+        let daemon = try DaemonFixture()
+        let writer = try await StreamConnection.connect(socketPath: daemon.socket)
+        let reader = try await StreamConnection.connect(socketPath: daemon.socket)
+        defer { writer.close(); reader.close() }
+        _ = try await writer.publish(batch: (1...50).map { try JSONEventCodec().encode(Double($0)) }, to: "prices")
+        for round in 0..<10 {
+            let prices = RemoteReplaySubject<Double>(connection: reader, stream: "prices")
+            let short = Mutex<[Int]>([])
+            DispatchQueue.concurrentPerform(iterations: 4) { _ in
+                let seen = Seen()
+                prices.observeValues { seen.append($0) }
+                if seen.all.count != 50 { short.withLock { $0.append(round) } }
+            }
+            #expect(short.withLock { $0 }.isEmpty, "round \(round): a read returned before the history")
+        }
+    }
+
     @Test func theFirstReadOfAnEmptyOrNewStreamReturns() async throws {
         let daemon = try DaemonFixture()
         let connection = try await StreamConnection.connect(socketPath: daemon.socket)

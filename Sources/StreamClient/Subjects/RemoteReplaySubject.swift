@@ -61,6 +61,10 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
         var feedEnded = false
         /// Who waits for the mirror to deliver a sequence.
         var waiters: [(sequence: UInt64, wake: @Sendable () -> Void)] = []
+        /// The mirror has the history the subscription found when it opened (or never will).
+        var historyArrived = false
+        /// Reads of `signal` waiting for that.
+        var historyWaiters: [@Sendable () -> Void] = []
 
         /// Whether the mirror has delivered everything through `sequence` it ever will.
         func hasMirrored(_ sequence: UInt64) -> Bool {
@@ -103,11 +107,12 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
 
     /// The stream's values as this subject mirrors them: what the mirror keeps, then live; see the type's notes.
     public var signal: Signal<Value, StreamFailure> {
-        let opening = ordering.withLock { ordering -> Bool in
-            guard !ordering.feedOpened else { return false }
+        let (opening, arrived) = ordering.withLock { ordering -> (Bool, Bool) in
+            guard !ordering.feedOpened else { return (false, ordering.historyArrived) }
             ordering.feedOpened = true
-            return true
+            return (true, false)
         }
+        if !opening, !arrived { waitForHistory() }
         if opening {
             ensureStream()
             let (mirror, stream, codec) = (mirror, stream, codec)
@@ -125,24 +130,39 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
                     }
                 }
             ordering.withLock { $0.feed = started }
+            // The daemon answers a connection's requests in order: the info comes after SUBSCRIBE took
+            // effect, and its last sequence bounds the history that subscription found.
+            connection.send(.getStreamInfo(name: stream)) { [weak self] reply in
+                guard let self else { return }
+                guard case let .success(.streamInfo(info)) = reply else { return historyArrived() }
+                wait(for: info.lastSequence) { [weak self] in self?.historyArrived() }
+            }
             waitForHistory()
         }
         return mirror.signal
     }
 
-    /// Waits until the mirror has received the stream's history through its last sequence now: the
-    /// stream's info is asked for after `SUBSCRIBE` on the same connection, which the daemon answers in
-    /// order. Never waits on an event-loop thread, whose loop may be the one that must deliver.
+    /// Waits until the mirror has received the history the subscription found when it opened. Never
+    /// waits on an event-loop thread, whose loop may be the one that must deliver it.
     private func waitForHistory() {
+        guard MultiThreadedEventLoopGroup.currentEventLoop == nil else { return }
         let arrived = DispatchSemaphore(value: 0)
-        connection.send(.getStreamInfo(name: stream)) { [weak self] reply in
-            guard let self, case let .success(.streamInfo(info)) = reply else {
-                arrived.signal()
-                return
-            }
-            wait(for: info.lastSequence) { arrived.signal() }
+        let now = ordering.withLock { ordering -> Bool in
+            guard !ordering.historyArrived else { return true }
+            ordering.historyWaiters.append { arrived.signal() }
+            return false
         }
-        if MultiThreadedEventLoopGroup.currentEventLoop == nil { arrived.wait() }
+        if !now { arrived.wait() }
+    }
+
+    /// Marks the history as arrived and lets the reads waiting for it go on.
+    private func historyArrived() {
+        let woken = ordering.withLock { ordering in
+            ordering.historyArrived = true
+            defer { ordering.historyWaiters = [] }
+            return ordering.historyWaiters
+        }
+        for wake in woken { wake() }
     }
 
     /// Calls `wake` once the mirror has delivered `sequence` (at once if it has).
