@@ -72,10 +72,16 @@ import Testing
         for round in 0..<10 {
             let prices = RemoteReplaySubject<Double>(connection: reader, stream: "prices")
             let short = Mutex<[Int]>([])
+            let oneAtATime = NSLock()
             DispatchQueue.concurrentPerform(iterations: 4) { _ in
-                let seen = Seen()
-                prices.observeValues { seen.append($0) }
-                if seen.all.count != 50 { short.withLock { $0.append(round) } }
+                // The reads race; the observations do not, since an observer attached while another
+                // thread holds the subject's gate is attached (and replayed to) by that thread, just after.
+                let signal = prices.signal
+                oneAtATime.withLock {
+                    let seen = Seen()
+                    signal.observeValues { seen.append($0) }
+                    if seen.all.count != 50 { short.withLock { $0.append(round) } }
+                }
             }
             #expect(short.withLock { $0 }.isEmpty, "round \(round): a read returned before the history")
         }
