@@ -7,8 +7,10 @@ import Synchronization
 /// missed or doubled at the hand-over.
 ///
 /// - Writing: `append(_:)` appends and returns the receipt once the commit is durable and every
-///   current observer has received the value (read your writes), in sequence order and exactly once;
-///   an observer added after it replays it before `observe` returns. Called from inside one of this
+///   current observer has received the value (read your writes), in sequence order and exactly once,
+///   after any earlier commit of another writer the live feed had not delivered yet; an observer added
+///   after it replays it before `observe` returns. (Across a deletion and re-creation of the stream
+///   while the subject is open, the value comes from the live feed instead.) Called from inside one of this
 ///   subject's own observer callbacks, `append` returns at once after the commit and the observers
 ///   receive the value right after the event being delivered, before that delivery returns (waiting
 ///   there would wait for itself). `send(_:)` (the `Subject` conformance, used by multicast connections)
