@@ -55,6 +55,11 @@ let package = Package(
             path: "Tools/persistence-child"
         ),
         .executableTarget(
+            name: "readme-persistent",
+            dependencies: ["EventLog"],
+            path: "Tools/readme-persistent"
+        ),
+        .executableTarget(
             name: "streambench",
             dependencies: ["EventLog", "StreamProtocol"],
             path: "Tools/streambench"
@@ -135,6 +140,11 @@ let package = Package(
             name: "stream-child",
             dependencies: ["StreamClient", "StreamProtocol"],
             path: "Tools/stream-child"
+        ),
+        .executableTarget(
+            name: "readme-remote",
+            dependencies: ["StreamClient"],
+            path: "Tools/readme-remote"
         ),
         .testTarget(
             name: "StreamdEndToEndTests",

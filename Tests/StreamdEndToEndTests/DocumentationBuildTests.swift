@@ -13,21 +13,6 @@ import Testing
     /// The targets with a `.docc` catalog.
     static let documentedTargets = ["Reactive", "StreamModel", "EventLog", "StreamClient"]
 
-    /// Warnings in doc comments of files other branches of issue 16 rewrite at the same time
-    /// (`PersistentReplaySubject.swift`, `RemoteReplaySubject.swift`, `StreamConnection+Calls.swift`,
-    /// `connect` in `StreamConnection.swift`): file and the text of the warning. Each is fixed where
-    /// those branches meet; once the list is empty the build runs with `--warnings-as-errors`.
-    static let awaitingFixElsewhere: [(file: String, warning: String)] = [
-        ("Sources/EventLog/Reactive/PersistentReplaySubject.swift", "Parameter 'log' is missing documentation"),
-        ("Sources/EventLog/Reactive/PersistentReplaySubject.swift", "Parameter 'stream' is missing documentation"),
-        ("Sources/StreamClient/Subjects/RemoteReplaySubject.swift", "Parameter 'connection' is missing documentation"),
-        ("Sources/StreamClient/Subjects/RemoteReplaySubject.swift", "Parameter 'stream' is missing documentation"),
-        ("Sources/StreamClient/Connection/StreamConnection+Calls.swift", "Parameter 'payload' is missing documentation"),
-        ("Sources/StreamClient/Connection/StreamConnection+Calls.swift", "Parameter 'stream' is missing documentation"),
-        ("Sources/StreamClient/Connection/StreamConnection.swift", "Parameter 'socketPath' is missing documentation"),
-        ("Sources/StreamClient/Connection/StreamConnection.swift", "Parameter 'clientName' is missing documentation"),
-    ]
-
     @Test func theCatalogsOfThePublicModulesBuildWithoutWarnings() throws {
         for target in Self.documentedTargets {
             let catalog = "\(Self.package)/Sources/\(target)/\(target).docc"
@@ -37,8 +22,7 @@ import Testing
         for target in Self.documentedTargets { arguments += ["--target", target] }
         // Combined: an article of one module may link to the symbols of the modules it depends on.
         // IDE output: one `path:line:column: warning: message` line per diagnostic.
-        arguments += ["--enable-experimental-combined-documentation", "--disable-indexing", "--ide-console-output"]
-        if Self.awaitingFixElsewhere.isEmpty { arguments.append("--warnings-as-errors") }
+        arguments += ["--enable-experimental-combined-documentation", "--disable-indexing", "--ide-console-output", "--warnings-as-errors"]
         let started = ContinuousClock.now
         // The first run builds the targets in its own folder (about four minutes on two cores); later
         // ones only what changed (about half a minute).
@@ -46,9 +30,7 @@ import Testing
         print("DocumentationBuildTests: generate-documentation took \(ContinuousClock.now - started)")
         let diagnostics = (result.standardOutput + "\n" + result.standardError).components(separatedBy: "\n")
             .filter { $0.contains(": warning: ") || $0.contains(": error: ") || $0.hasPrefix("warning: ") || $0.hasPrefix("error: ") }
-        let unexpected = Set(diagnostics).filter { line in
-            !Self.awaitingFixElsewhere.contains { line.contains(Self.package + "/" + $0.file + ":") && line.contains(": warning: " + $0.warning) }
-        }
+        let unexpected = Set(diagnostics)
         #expect(result.status == 0, "the documentation build failed:\n\(unexpected.sorted().joined(separator: "\n"))\n\(result)")
         #expect(unexpected.isEmpty, "the documentation build reported:\n\(unexpected.sorted().joined(separator: "\n"))")
         let outputs = Self.package + "/.build/docs-check/plugins/Swift-DocC/outputs/intermediates"

@@ -6,9 +6,14 @@ import Synchronization
 /// same database, first receives the stream's retained history and then the live values, with nothing
 /// missed or doubled at the hand-over.
 ///
-/// - Writing: `append(_:)` appends and returns the receipt once the commit is durable. Observers
-///   receive the value just after, from the log's live feed, in sequence order and exactly once;
-///   `flush()` waits for that. `send(_:)` (the `Subject` conformance, used by multicast connections)
+/// - Writing: `append(_:)` appends and returns the receipt once the commit is durable and every
+///   current observer has received the value (read your writes), in sequence order and exactly once,
+///   after any earlier commit of another writer the live feed had not delivered yet; an observer added
+///   after it replays it before `observe` returns. (Across a deletion and re-creation of the stream
+///   while the subject is open, the value comes from the live feed instead.) Called from inside one of this
+///   subject's own observer callbacks, `append` returns at once after the commit and the observers
+///   receive the value right after the event being delivered, before that delivery returns (waiting
+///   there would wait for itself). `send(_:)` (the `Subject` conformance, used by multicast connections)
 ///   appends and, if the log refuses the append (a full disk, say), fails the subject's observers
 ///   with a `StreamFailure` of origin `.storage`, since the value is lost.
 /// - Reading: `observe` returns once the history has been delivered (from inside one of the subject's
@@ -20,7 +25,12 @@ import Synchronization
 ///   subject's gate), so replays of very long histories are best taken by producers started early.
 /// - Live events are the stream's commits made through this process's `EventLog`, by this subject or
 ///   any other writer of the stream in the process; another process's appends reach a subject through
-///   `streamd`, not through the file.
+///   `streamd`, not through the file. Commits by other writers reach the observers from the log's
+///   notification queue just after they are acknowledged; `flush()` waits for those.
+/// - Reentrancy: `append` takes the subject's gate like any send. It never waits for the log's
+///   notification queue, so it may be called from any thread, from inside any observer callback, and
+///   from the notification queue. The one way to deadlock is the one every locking stream library
+///   has: two threads, each inside a delivery of a different subject, each appending to the other.
 /// - Failures are stored as messages (`StreamFailure`); a stored value that no longer decodes fails that
 ///   observer (replay) or every observer (live) with origin `.storage`.
 ///
@@ -48,6 +58,8 @@ public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
     /// Opens (creating if needed) `stream` in `log` as a replay subject.
     ///
     /// - Parameters:
+    ///   - log: the log the stream lives in.
+    ///   - stream: the stream's name.
     ///   - policy: the stream's policy if it is created here (an existing stream keeps its own).
     ///   - replay: where a new observer's replay starts; the stream's replay policy by default.
     ///   - codec: how values are stored; JSON by default.
@@ -85,28 +97,34 @@ public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
 
     deinit { observation.cancel() }
 
-    /// Appends `value` and returns once its commit is durable; observers receive it just after.
+    /// Appends `value` and returns once its commit is durable and every observer has received it (from
+    /// inside one of this subject's observer callbacks: right after the event being delivered).
     ///
     /// - Throws: `EventLogError` (`diskFull`, `streamEnded`, `closed`, …); nothing is stored then.
     @discardableResult
     public func append(_ value: Value) throws -> AppendReceipt {
-        try log.append(codec.encode(value), to: stream)
+        let payload = try codec.encode(value)
+        return deliverOwn(try log.append(payload, to: stream), kind: .value, payload: payload)
     }
 
-    /// Stores the stream's completion; observers are completed just after.
+    /// Stores the stream's completion and returns once every observer has completed (from inside one
+    /// of this subject's observer callbacks: right after the event being delivered).
     @discardableResult
     public func appendCompleted() throws -> AppendReceipt {
-        try log.appendCompleted(to: stream)
+        deliverOwn(try log.appendCompleted(to: stream), kind: .completed, payload: [])
     }
 
-    /// Stores the stream's failure; observers fail with it just after.
+    /// Stores the stream's failure and returns once every observer has failed with it (from inside one
+    /// of this subject's observer callbacks: right after the event being delivered).
     @discardableResult
     public func appendFailed(_ failure: StreamFailure) throws -> AppendReceipt {
-        try log.appendFailed(to: stream, message: failure.message)
+        let message = Array(failure.message.utf8)
+        return deliverOwn(try log.appendFailed(to: stream, message: failure.message), kind: .failed, payload: message)
     }
 
-    /// Waits until every event committed so far has reached this subject's observers (the log queues
-    /// its live feed before it acknowledges an append).
+    /// Waits until every event committed so far, by any writer in this process, has reached this
+    /// subject's observers (the log queues its live feed before it acknowledges an append). Not needed
+    /// after this subject's own `append`, which returns after the delivery.
     ///
     /// Not for use inside an observer callback of a persistent subject, where it could wait for the
     /// delivery it is part of; from the log's notification queue itself it returns at once.
@@ -125,6 +143,47 @@ public final class PersistentReplaySubject<Value: Codable & Sendable>: Subject {
             }
         } catch {
             live.withGate { $0.send(error: StreamFailure(storage: error)) }
+        }
+    }
+
+    /// Delivers this subject's own commit to its observers before `append` returns (read your writes),
+    /// under the gate: from the commit itself when it is the next event, else from disk, from the
+    /// cursor on through the receipt (commits of other writers the feed has not delivered yet). The feed
+    /// delivers the same events later and skips them, as they are at or below the cursor.
+    ///
+    /// Only within the life of the stream the cursor follows, and only when the commit is in it (it is
+    /// no older than that life, which is still the stream's after the commit): a stream deleted and
+    /// created again meanwhile is left to the feed, which crosses lives in commit order.
+    private func deliverOwn(_ receipt: AppendReceipt, kind: LogEvent.Kind, payload: [UInt8]) -> AppendReceipt {
+        guard let life = try? log.catalogEntry(stream)?.created, life != 0, receipt.timestamp >= life else {
+            return receipt
+        }
+        let (log, stream, cursor, codec) = (log, stream, cursor, codec)
+        live.withGate { input in
+            guard cursor.life == life, receipt.lastSequence > cursor.delivered else { return }
+            if receipt.firstSequence == cursor.delivered + 1, receipt.firstSequence == receipt.lastSequence {
+                let event = LogEvent(sequence: receipt.firstSequence, timestamp: receipt.timestamp, kind: kind, payload: payload)
+                Self.deliver([event], through: input, cursor: cursor, codec: codec)
+            } else {
+                Self.catchUp(through: receipt.lastSequence, input: input, log: log, stream: stream, cursor: cursor, codec: codec)
+            }
+        }
+        return receipt
+    }
+
+    /// Delivers the stored events right after the cursor through `last`, read from disk a block at a
+    /// time; stops at the first one missing (dropped by retention, say), which the feed delivers from
+    /// memory instead, so nothing is skipped. Runs under the gate.
+    private static func catchUp(
+        through last: UInt64, input: RelayInput<Value, StreamFailure>, log: EventLog, stream: String, cursor: Cursor,
+        codec: any EventCodec
+    ) {
+        try? log.read(stream, from: .from(sequence: cursor.delivered + 1)) { stored in
+            guard stored.sequence == cursor.delivered + 1, stored.sequence <= last else { return false }
+            let event = decode(stored.copy(), codec: codec)
+            cursor.delivered = stored.sequence
+            input.send(event)
+            return !event.isTerminating
         }
     }
 

@@ -1,3 +1,5 @@
+import Dispatch
+import NIOPosix
 import Reactive
 import StreamProtocol
 import Synchronization
@@ -6,7 +8,9 @@ import Synchronization
 /// so that sharing a stream between processes is a one-line change of the constructor.
 ///
 /// - Writing: `send(value:)` publishes the encoded value (publishes from one thread keep their order);
-///   `append(_:)` does the same and returns once the daemon has stored it. A publish the daemon refuses
+///   `append(_:)` does the same and returns once the daemon has stored it and, if the subject is being
+///   read (its subscription is open), once the mirror has delivered it to every observer (read your
+///   writes; the wait suspends the task and blocks no thread). A publish the daemon refuses
 ///   fails the subject's observers with a `StreamFailure` of origin `.storage`, since the value is lost.
 ///   `sendCompleted()` / `send(error:)` store the stream's end in the daemon, after the values sent
 ///   before them, and every observer, in any process, ends when it reaches it; `sendInterrupted()`
@@ -17,6 +21,10 @@ import Synchronization
 ///   from `replay` on) and then the live values, in sequence order, each once, including values
 ///   published by other processes. Memory grows with the values kept: bound it with `localCapacity`,
 ///   or use `independentProducer`, whose every start is its own subscription replayed by the daemon.
+/// - The first read of `signal` waits until the mirror has received the stream's history up to its last
+///   sequence at that moment (or the subscription ended), so a start after `append` replays the value
+///   before it returns. It blocks the reading thread for that round trip, except on an event-loop
+///   thread (inside an observer callback, say), where it never waits: there the history arrives after.
 /// - Failures: a stored failure arrives as `StreamFailure(message)`; connection and decoding errors as
 ///   origin `.storage`.
 ///
@@ -49,6 +57,29 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
         var lastAcknowledged: UInt64 = 0
         var lastMirrored: UInt64 = 0
         var pendingInterruption: Event<Value, StreamFailure>?
+        /// The subscription's first sequence (its `SUBSCRIBED` reply); nil until it arrives.
+        var feedStart: UInt64?
+        /// The subscription ended (or could not open): the mirror will get nothing more.
+        var feedEnded = false
+        /// Who waits for the mirror to deliver a sequence.
+        var waiters: [(sequence: UInt64, wake: @Sendable () -> Void)] = []
+        /// The mirror has the history the subscription found when it opened (or never will).
+        var historyArrived = false
+        /// Reads of `signal` waiting for that.
+        var historyWaiters: [@Sendable () -> Void] = []
+
+        /// Whether the mirror has delivered everything through `sequence` it ever will.
+        func hasMirrored(_ sequence: UInt64) -> Bool {
+            guard let feedStart else { return feedEnded }
+            return feedEnded || sequence < feedStart || lastMirrored >= sequence
+        }
+
+        /// Removes and returns the waiters whose sequence has been mirrored.
+        mutating func takeSatisfied() -> [@Sendable () -> Void] {
+            let waiting = waiters
+            waiters = waiting.filter { !hasMirrored($0.sequence) }
+            return waiting.filter { hasMirrored($0.sequence) }.map(\.wake)
+        }
     }
 
     private let mirror: ReplaySubject<Value, StreamFailure>
@@ -59,6 +90,8 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
     /// the first publish with the daemon's default policy, if it is missing).
     ///
     /// - Parameters:
+    ///   - connection: the connection to the daemon the stream lives in.
+    ///   - stream: the stream's name.
     ///   - policy: the stream's policy if it is created by this subject's first read (an existing
     ///     stream keeps its own).
     ///   - replay: where each observer's replay starts; the stream's replay policy by default.
@@ -84,24 +117,81 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
 
     /// The stream's values as this subject mirrors them: what the mirror keeps, then live; see the type's notes.
     public var signal: Signal<Value, StreamFailure> {
-        let opening = ordering.withLock { ordering -> Bool in
-            guard !ordering.feedOpened else { return false }
+        let (opening, arrived) = ordering.withLock { ordering -> (Bool, Bool) in
+            guard !ordering.feedOpened else { return (false, ordering.historyArrived) }
             ordering.feedOpened = true
-            return true
+            return (true, false)
         }
+        if !opening, !arrived { waitForHistory() }
         if opening {
             ensureStream()
             let (mirror, stream, codec) = (mirror, stream, codec)
-            let started = connection.subscribe(stream, from: replay).start { [weak self] event in
-                Self.forward(event, stream: stream, codec: codec, to: mirror.input)
-                if let sequence = event.value?.sequence {
-                    self?.ordering.withLock { $0.lastMirrored = sequence }
-                    self?.releaseInterruptionIfDue()
-                }
+            let subscribed: @Sendable (UInt64) -> Void = { [weak self] next in
+                self?.wake { $0.feedStart = next }
             }
+            let started = connection.subscription(stream, from: replay, credit: StreamConnection.defaultCredit, subscribed: subscribed)
+                .start { [weak self] event in
+                    Self.forward(event, stream: stream, codec: codec, to: mirror.input)
+                    if let sequence = event.value?.sequence {
+                        self?.wake { $0.lastMirrored = sequence }
+                        self?.releaseInterruptionIfDue()
+                    } else {
+                        self?.wake { $0.feedEnded = true }
+                    }
+                }
             ordering.withLock { $0.feed = started }
+            // The daemon answers a connection's requests in order: the info comes after SUBSCRIBE took
+            // effect, and its last sequence bounds the history that subscription found.
+            connection.send(.getStreamInfo(name: stream)) { [weak self] reply in
+                guard let self else { return }
+                guard case let .success(.streamInfo(info)) = reply else { return historyArrived() }
+                wait(for: info.lastSequence) { [weak self] in self?.historyArrived() }
+            }
+            waitForHistory()
         }
         return mirror.signal
+    }
+
+    /// Waits until the mirror has received the history the subscription found when it opened. Never
+    /// waits on an event-loop thread, whose loop may be the one that must deliver it.
+    private func waitForHistory() {
+        guard MultiThreadedEventLoopGroup.currentEventLoop == nil else { return }
+        let arrived = DispatchSemaphore(value: 0)
+        let now = ordering.withLock { ordering -> Bool in
+            guard !ordering.historyArrived else { return true }
+            ordering.historyWaiters.append { arrived.signal() }
+            return false
+        }
+        if !now { arrived.wait() }
+    }
+
+    /// Marks the history as arrived and lets the reads waiting for it go on.
+    private func historyArrived() {
+        let woken = ordering.withLock { ordering in
+            ordering.historyArrived = true
+            defer { ordering.historyWaiters = [] }
+            return ordering.historyWaiters
+        }
+        for wake in woken { wake() }
+    }
+
+    /// Calls `wake` once the mirror has delivered `sequence` (at once if it has).
+    private func wait(for sequence: UInt64, wake: @escaping @Sendable () -> Void) {
+        let now = ordering.withLock { ordering -> Bool in
+            guard !ordering.hasMirrored(sequence) else { return true }
+            ordering.waiters.append((sequence, wake))
+            return false
+        }
+        if now { wake() }
+    }
+
+    /// Applies `change` and wakes the waiters it satisfies, outside the lock.
+    private func wake(after change: (inout Ordering) -> Void) {
+        let woken = ordering.withLock { ordering in
+            change(&ordering)
+            return ordering.takeSatisfied()
+        }
+        for wake in woken { wake() }
     }
 
     /// A producer whose every start opens its own subscription in the daemon, replayed from `replay`
@@ -144,10 +234,17 @@ public final class RemoteReplaySubject<Value: Codable & Sendable>: Subject {
         }
     }
 
-    /// Publishes `value` and returns once the daemon has stored it.
+    /// Appends `value` and returns once the daemon has stored it and, if the subject's subscription is
+    /// open, the mirror has delivered it to every observer (or the subscription has ended). The wait
+    /// suspends the task; it goes on after a cancellation of the task until the value arrives.
     @discardableResult
     public func append(_ value: Value) async throws -> AppendReceipt {
-        try await connection.append(value: value, to: stream, codec: codec)
+        let receipt = try await connection.append(value: value, to: stream, codec: codec)
+        guard ordering.withLock({ $0.feedOpened }) else { return receipt }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            wait(for: receipt.lastSequence) { continuation.resume() }
+        }
+        return receipt
     }
 
     /// Publishes a value, the stream's completion or its failure without waiting: observers everywhere
