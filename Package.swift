@@ -55,6 +55,11 @@ let package = Package(
             path: "Tools/persistence-child"
         ),
         .executableTarget(
+            name: "readme-doors",
+            dependencies: ["EventLog", "StreamClient"],
+            path: "Tools/readme-doors"
+        ),
+        .executableTarget(
             name: "readme-persistent",
             dependencies: ["EventLog"],
             path: "Tools/readme-persistent"

@@ -14,7 +14,8 @@ import Testing
         let print: @Sendable (Double) -> Void = { value in printed.withLock { $0.append("\(value)") } }
 
         let connection = try await StreamConnection.connect(socketPath: socket)  // nil: the default socket
-        let prices = RemoteReplaySubject<Double>(connection: connection, stream: "prices")
+        let prices = RemoteReplaySubject<Double>(
+            connection: connection, stream: "prices", policy: StreamPolicy(capacity: .last(100)))
         try await prices.append(101.5)                               // returns once the daemon has stored it
         prices.producer.map { $0 * 2 }.startWithValues { print($0) } // replays 203.0, then live values
 
