@@ -21,7 +21,7 @@ import Testing
         let dir = TemporaryDirectory()
         let log = try EventLog(path: dir.file())
         expectLogError(.invalidStreamName) { try log.createStream("no spaces") }
-        expectLogError(.invalidArgument) { try log.createStream("s", policy: StreamPolicy(capacity: .last(0))) }
+        expectLogError(.invalidArgument) { try log.createStream("s", policy: StreamPolicy(maxAge: .zero)) }
         expectLogError(.invalidArgument) { try log.createStream("s", policy: StreamPolicy(maxBytes: 0)) }
         expectLogError(.invalidArgument) { try log.createStream("s", policy: StreamPolicy(replay: .streamDefault)) }
         #expect(try log.streams().isEmpty)
