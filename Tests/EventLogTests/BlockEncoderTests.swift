@@ -10,8 +10,11 @@ import Testing
         options.maximumEventsPerBlock = 50
         let log = try EventLog(path: dir.file(), options: options)
         try log.createStream("s")
-        let release = DispatchSemaphore(value: 0)
-        #expect(log.queue.push(.admin { _ in release.wait() }))
+        // The writer is held inside a job of its own while the appends queue, so it takes them in one
+        // go afterwards (had it taken the job with an append beside it, that one would commit alone).
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        #expect(log.queue.push(.admin { _ in holding.signal(); release.wait() }))
+        holding.wait()
         let receipts = Mutex<[AppendReceipt]>([])
         let done = DispatchGroup()
         let appends: [[[UInt8]]] = [

@@ -38,7 +38,10 @@ import Testing
         #expect(refusal.message.contains("stream \"crash\""), "\(refusal.message)")
         #expect(refusal.message.contains("--accept-lost-events"), "\(refusal.message)")
         let lost = try #require(refusal.sequences)
-        #expect(lost.upperBound == acknowledged, "the loss ends at the last acknowledged sequence")
+        // The mark is written when a commit is acknowledged, so it may be one commit (at most 17 events
+        // from the child's one thread) past the last acknowledgement the killed child got to print.
+        #expect(lost.upperBound >= acknowledged && lost.upperBound <= acknowledged + 17, "the loss ends at the last acknowledged sequence (\(lost), \(acknowledged) printed)")
+        let marked = lost.upperBound
         // Refused again: the refusal changed nothing.
         expectLogError(.lostEvents) { _ = try EventLog(path: path) }
 
@@ -53,9 +56,9 @@ import Testing
         accepting.acceptLostEvents = true
         let log = try EventLog(path: path, options: accepting)
         let info = try #require(try log.streamInfo("crash"))
-        #expect(info.lastSequence == acknowledged)
+        #expect(info.lastSequence == marked)
         let receipt = try log.append([1, 2, 3], to: "crash")
-        #expect(receipt.firstSequence == acknowledged + 1, "no acknowledged sequence is handed out again")
+        #expect(receipt.firstSequence == marked + 1, "no acknowledged sequence is handed out again")
         let report = try log.verify()
         #expect(report.problems.contains { $0.message.contains("went backwards") }, "\(report)")
         #expect(report.problems.contains { $0.stream == "crash" && $0.message.contains("missing") }, "\(report)")
@@ -64,7 +67,7 @@ import Testing
         // Accepted once, the log opens as usual, and verify keeps reporting the loss.
         let reopened = try EventLog(path: path)
         defer { reopened.close() }
-        #expect(try reopened.append([4], to: "crash").firstSequence == acknowledged + 2)
+        #expect(try reopened.append([4], to: "crash").firstSequence == marked + 2)
         #expect(try !reopened.verify().isClean)
     }
 

@@ -130,11 +130,4 @@ import Testing
         #expect(first.values == [30, 40, 50, 60])
         #expect(second.values == [30, 40, 50, 60])
     }
-
-    /// A capacity of none is a programmer's mistake, stopped where it is written; values from outside
-    /// (the wire, streamctl's flags) are checked before they become a capacity.
-    @Test func aCapacityOfNoValuesStopsTheProgram() async {
-        await #expect(processExitsWith: .failure) { _ = ReplayCapacity.last(0) }
-        await #expect(processExitsWith: .failure) { let _: ReplayCapacity = 0 }
-    }
 }

@@ -82,7 +82,9 @@ struct StreamServerServiceTests {
         let client = try SocketClient()
         var reader: BackgroundReader?
         try await withServer(in: directory) { _, directory in
-            try client.connect(to: directory.socket)
+            // A long read limit: in a full parallel run the drain may wait for a turn on a cooperative
+            // thread that other tests' blocking reads hold for seconds.
+            try client.connect(to: directory.socket, timeout: 60)
             _ = try client.request(.hello(minVersion: 1, maxVersion: 1, clientName: "drain"))
             var bytes: [UInt8] = []
             for index in 0..<2000 {
