@@ -23,7 +23,7 @@ import Testing
         for round in 0..<rounds {
             // Kill after a random number of acknowledgements (0 = while the child is still opening).
             let killAfter = round == 0 ? 0 : Int.random(in: 1...3_000, using: &generator)
-            let arguments = [dir.file(), "4", round % 6 == 5 ? "full" : "normal", "1000", round % 2 == 1 ? "exclusive" : "shared"]
+            let arguments = [dir.file(), "4", round % 6 == 5 ? "full" : "normal", "1000", ["shared", "exclusive", "journal"][round % 3]]
             let acknowledged = try runAndKill(child, arguments: arguments, afterLines: killAfter)
             acknowledgedLast = max(acknowledgedLast, acknowledged.map(\.upperBound).max() ?? 0)
 

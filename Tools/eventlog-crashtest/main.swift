@@ -1,7 +1,8 @@
 // eventlog-crashtest: appends to stream "crash" of the log at PATH as fast as it can, from several
 // threads, and prints each acknowledged append as "FIRST LAST\n" on stdout, only after its commit.
 // The crash-safety tests kill it with SIGKILL at random moments and check that every printed sequence
-// survived. Usage: eventlog-crashtest PATH [THREADS] [normal|full] [CHECKPOINT_PAGES] [shared|exclusive]
+// survived. Usage: eventlog-crashtest PATH [THREADS] [normal|full] [CHECKPOINT_PAGES] [shared|exclusive|journal]
+// (journal: exclusive to the process, appends acknowledged once in the journal).
 import EventLog
 import Foundation
 
@@ -11,14 +12,15 @@ import Glibc
 
 let arguments = CommandLine.arguments
 guard arguments.count >= 2 else {
-    FileHandle.standardError.write(Data("usage: eventlog-crashtest PATH [THREADS] [normal|full] [CHECKPOINT_PAGES] [shared|exclusive]\n".utf8))
+    FileHandle.standardError.write(Data("usage: eventlog-crashtest PATH [THREADS] [normal|full] [CHECKPOINT_PAGES] [shared|exclusive|journal]\n".utf8))
     exit(64)
 }
 let threads = arguments.count > 2 ? max(1, Int(arguments[2]) ?? 4) : 4
 var options = EventLogOptions()
 options.durability = arguments.count > 3 && arguments[3] == "full" ? .full : .normal
 if arguments.count > 4, let pages = Int32(arguments[4]) { options.checkpointPages = pages }
-options.exclusiveToProcess = arguments.count > 5 && arguments[5] == "exclusive"
+options.exclusiveToProcess = arguments.count > 5 && ["exclusive", "journal"].contains(arguments[5])
+options.journal = arguments.count > 5 && arguments[5] == "journal"
 
 /// Writes one whole line with a single write(2), so lines from several threads never interleave.
 @Sendable func emit(_ line: String) {

@@ -83,6 +83,20 @@ final class AppendObservers: Sendable {
 
     func isObserved(_ stream: String) -> Bool { state.withLock { $0.streams[stream] != nil } }
 
+    /// Queues delivery of the events `receipt` numbers (of `kind`, with `payloads`) to the stream's
+    /// observers, if it has any; `streamCreated` says which life of the stream they belong to.
+    func deliver(_ receipt: AppendReceipt, kind: LogEvent.Kind, payloads: [[UInt8]], streamCreated: Int64) {
+        guard isObserved(receipt.stream) else { return }
+        var events: [LogEvent] = []
+        events.reserveCapacity(payloads.count)
+        for (index, payload) in payloads.enumerated() {
+            events.append(LogEvent(sequence: receipt.firstSequence + UInt64(index), timestamp: receipt.timestamp, kind: kind, payload: payload))
+        }
+        deliver(CommittedAppend(
+            stream: receipt.stream, firstSequence: receipt.firstSequence, lastSequence: receipt.lastSequence,
+            timestamp: receipt.timestamp, events: events, streamCreated: streamCreated))
+    }
+
     /// Queues delivery of `append` to the stream's observers registered when it committed.
     func deliver(_ append: CommittedAppend) {
         let handlers = state.withLock { state in

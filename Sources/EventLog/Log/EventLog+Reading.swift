@@ -141,6 +141,7 @@ public final class EventCursor {
     }
 
     private func fill() throws {
+        try log.readers.catchUp()
         let from = position
         let name = stream.name, path = log.path
         _ = try BlockStore.blocks(of: stream, atOrAfter: from, limit: 1, on: reader.connection) {

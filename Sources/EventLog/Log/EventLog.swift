@@ -26,13 +26,17 @@ public final class EventLog: Sendable {
     public let path: String
     /// How the log was opened.
     public let options: EventLogOptions
-    let queue = WriteQueue()
+    let queue: WriteQueue
     let readers: ReaderPool
     let observers = AppendObservers()
     let encoders: BlockEncoderPool
     private let writerFinished = DispatchSemaphore(value: 0)
     /// The writer, for synchronous appenders that lead a commit; nil for a read-only log.
     private let writer: WriterHandle?
+    /// A journaled log's sequencer and its queue (see `Sequencer`); nil otherwise.
+    private let sequencer: SequencerHandle?
+    private let front: WorkQueue<SequencerJob>?
+    private let sequencerFinished = DispatchSemaphore(value: 0)
     /// Checkpoints the WAL beside the writer; nil for a read-only log.
     let checkpointer: BackgroundCheckpointer?
     /// The bytes given back to the file system since the log was opened (`SpaceReclaimer`, `compact()`).
@@ -59,8 +63,17 @@ public final class EventLog: Sendable {
                 "options out of range: compressionLevel must be 1...9, maximumEventsPerBlock 1...1000000, maximumBlockBytes 64 B...1 GiB, maximumEventBytes 1 B...1 GiB.",
                 path: path)
         }
+        if options.journal && !options.readOnly && !options.exclusiveToProcess {
+            throw EventLogError(
+                .invalidArgument,
+                "a journaled log must be exclusive to its process (EventLogOptions.exclusiveToProcess): other processes would not see the appends its journal holds.",
+                path: path)
+        }
+        let queue = WriteQueue()
+        self.queue = queue
+        let backlog = options.journal && !options.readOnly ? JournalBacklog { queue.push(.ingest) } : nil
         encoders = BlockEncoderPool(options: options)
-        readers = ReaderPool(path: path, options: options)
+        readers = ReaderPool(path: path, options: options, backlog: backlog)
         let connection = try SQLiteConnection(
             path: path, readOnly: options.readOnly, create: !options.readOnly,
             busyTimeoutMilliseconds: options.busyTimeoutMilliseconds, exclusiveToProcess: options.exclusiveToProcess,
@@ -76,6 +89,9 @@ public final class EventLog: Sendable {
             queue.close()
             writer = nil
             checkpointer = nil
+            sequencer = nil
+            front = nil
+            try Journal.refuseUnstored(besideReadOnly: connection, databasePath: path)
             return
         }
         try EventLog.configureWriter(connection, options: options)
@@ -96,6 +112,24 @@ public final class EventLog: Sendable {
             queue: queue, thresholdBytes: options.reclaimThresholdBytes, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
             totals: reclaimTotals)
         logWriter.reclaimer = reclaimer
+        // What a journal left behind goes in first, so that no sequence it acknowledged is taken again.
+        let journal = try Journal.open(forDatabase: path, durability: options.durability, creating: backlog != nil)
+        if let journal {
+            try logWriter.replay(journal)
+            try journal.reset()
+        }
+        if let backlog, let journal {
+            logWriter.backlog = backlog
+            logWriter.fullDisk?.changed = { backlog.setDiskFull($0) }
+            let front = WorkQueue<SequencerJob>()
+            self.front = front
+            sequencer = SequencerHandle(Sequencer(
+                journal: journal, backlog: backlog, observers: observers, options: options, path: path
+            ) { work in queue.push(.admin(work)) })
+        } else {
+            front = nil
+            sequencer = nil
+        }
         let writer = WriterHandle(logWriter)
         self.writer = writer
         // With `full` durability every commit waits for an fsync anyway, and a background pass's fsyncs
@@ -121,7 +155,7 @@ public final class EventLog: Sendable {
                 fullDisk.checkpoint = { connection throws(EventLogError) in try checkpointer.betweenPasses { () throws(EventLogError) in try plain(connection) } }
             }
         }
-        let queue = self.queue, finished = writerFinished
+        let finished = writerFinished
         let thread = Thread {
             writer.writer?.run(queue)
             finished.signal()
@@ -129,6 +163,15 @@ public final class EventLog: Sendable {
         thread.name = "streamd.eventlog.writer"
         writerStarted.store(true, ordering: .releasing)
         thread.start()
+        if let front, let sequencer {
+            let finished = sequencerFinished
+            let thread = Thread {
+                sequencer.sequencer?.runQueue(front)
+                finished.signal()
+            }
+            thread.name = "streamd.eventlog.sequencer"
+            thread.start()
+        }
     }
 
     private static func configureWriter(_ connection: SQLiteConnection, options: EventLogOptions) throws(EventLogError) {
@@ -157,11 +200,17 @@ public final class EventLog: Sendable {
     /// Call it from anywhere but an append's completion handler (which runs while a commit is held).
     public func close() {
         guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        // A journaled log numbers what was queued, then the writer stores it, then the journal empties.
+        if let front {
+            front.close()
+            if writerStarted.load(ordering: .acquiring) { sequencerFinished.wait() }
+        }
         queue.close()
         if writerStarted.load(ordering: .acquiring) {
             writerFinished.wait()
             writer?.release()
         }
+        sequencer?.finish()
         checkpointer?.stop()
         observers.drain()
         readers.close()
@@ -179,6 +228,17 @@ public final class EventLog: Sendable {
     /// Queues `request`, or fails it at once if the log is closed or read-only. With `lead`, a caller
     /// that finds nobody committing commits on its own thread (the synchronous API does this).
     func submit(_ request: AppendRequest, lead: Bool = false) {
+        if let front {
+            switch front.pushOrLead(.append(request), mayLead: lead) {
+            case .queued:
+                break
+            case .lead:
+                sequencer?.sequencer?.lead(front, .append(request))
+            case .refused:
+                request.completion(.failure(closedError()))
+            }
+            return
+        }
         switch queue.pushOrLead(.append(request), mayLead: lead && writer != nil) {
         case .queued:
             break
@@ -214,9 +274,22 @@ public final class EventLog: Sendable {
             result.withLock { $0 = outcome }
             done.signal()
         }
-        guard queue.push(job) else { throw options.readOnly ? readOnlyError() : closedError() }
-        done.wait()
-        return try result.withLock { $0! }.get()
+        if let front {
+            // No append is numbered while the job changes the catalog; the writer stores the journaled
+            // ones before it runs the job.
+            let queue = self.queue, ran = DispatchSemaphore(value: 0)
+            let pushed = front.push(.exclusive {
+                if queue.push(job) { done.wait() }
+                ran.signal()
+            })
+            guard pushed else { throw closedError() }
+            ran.wait()
+        } else {
+            guard queue.push(job) else { throw options.readOnly ? readOnlyError() : closedError() }
+            done.wait()
+        }
+        guard let outcome = result.withLock({ $0 }) else { throw closedError() }
+        return try outcome.get()
     }
 
     /// Waits for a completion-handler operation, for the synchronous API.

@@ -47,6 +47,13 @@ public struct EventLogOptions: Sendable {
     /// exclusive log opened while the process has the file open shared does not get the lock, and
     /// other processes are then not kept out.
     public var exclusiveToProcess: Bool = false
+    /// Whether appends are acknowledged once they are in the log's journal (`<db>.journal`), one
+    /// `pwrite` per group of appends (and an `fdatasync` with `full` durability), and move into the
+    /// database in the background, in batches of many commits: a single append then costs about a
+    /// tenth of a SQLite transaction, and checkpoints never hold one up. Reads wait until what was
+    /// acknowledged before them is in the database; opening the log stores what a crash left in the
+    /// journal. Needs `exclusiveToProcess` (no other process would see the journal). streamd sets it.
+    public var journal: Bool = false
     /// Whether the database's path may contain symlinks. When false, SQLite opens it with
     /// `SQLITE_OPEN_NOFOLLOW` and refuses a path with any symlink in it; the daemon resolves its
     /// database's directory itself and sets this, so a symlink planted at the file is never followed.

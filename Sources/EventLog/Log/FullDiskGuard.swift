@@ -28,8 +28,13 @@ final class FullDiskGuard {
             throw EventLogError(.busy, "a reader kept the WAL from being copied to its end.", path: connection.path)
         }
     }
-    private(set) var isFull = false
+    private(set) var isFull = false {
+        didSet { if isFull != oldValue { changed?(isFull) } }
+    }
     private var nextAttempt: UInt64 = 0
+    /// Told each time the log enters or leaves the full state (a journaled log's sequencer refuses
+    /// appends while it is full).
+    var changed: ((Bool) -> Void)?
 
     init(reserve: DiskReserve, path: String, observer: (@Sendable (StorageCondition) -> Void)?) {
         self.reserve = reserve
@@ -64,6 +69,11 @@ final class FullDiskGuard {
 
     /// The refusal of an append while the log is full.
     func refusal(stream: String) -> EventLogError {
+        Self.refusal(path: path, stream: stream)
+    }
+
+    /// The refusal of an append to the log at `path` while its disk is full.
+    static func refusal(path: String, stream: String? = nil) -> EventLogError {
         EventLogError(
             .diskFull,
             "the disk holding \(path) is full, so publishing is refused until there is room; truncate or delete streams (streamctl truncate, config --max-bytes, rm) or free disk space, and publishing resumes by itself.",

@@ -1,7 +1,7 @@
 /// The group commit: everything queued since the last commit, in one transaction.
 extension LogWriter {
     /// One append that passed its checks, with what it will be told.
-    private struct Accepted {
+    struct Accepted {
         var request: AppendRequest
         var receipt: AppendReceipt
         /// Its stream's place in the commit's `CommitStreams`.
@@ -29,23 +29,15 @@ extension LogWriter {
                     var state: StreamState
                     do {
                         state = try known.map { streams[$0].state } ?? stream(request.stream)
-                        try check(request, against: state)
+                        try state.check(request, maximumEventBytes: options.maximumEventBytes, path: connection.path)
                     } catch {
                         rejected.append((index, error as? EventLogError ?? EventLogError(.io, "\(error)")))
                         continue
                     }
-                    let timestamp = max(now, state.lastTimestamp)
-                    let first = state.lastSequence + 1
-                    state.lastSequence += UInt64(request.payloads.count)
-                    state.lastTimestamp = timestamp
-                    if request.kind != .value { state.terminal = request.kind.rawValue }
+                    let receipt = state.take(request, at: now)
                     let slot = known ?? streams.add(state)
                     streams[slot].state = state
-                    accepted.append(Accepted(
-                        request: request,
-                        receipt: AppendReceipt(
-                            stream: request.stream, firstSequence: first, lastSequence: state.lastSequence, timestamp: timestamp),
-                        slot: slot))
+                    accepted.append(Accepted(request: request, receipt: receipt, slot: slot))
                 }
                 for slot in streams.indices { try writeStream(slot, of: &streams, accepted, now: now) }
             })
@@ -92,20 +84,8 @@ extension LogWriter {
 
     /// Counts a successful commit in the metrics: its duration, its events, and each stream's share.
     private func recordMetrics(_ accepted: [Accepted], _ streams: CommitStreams, since started: ContinuousClock.Instant) {
-        let elapsed = (ContinuousClock.now - started).components
-        var events = 0
-        var perSlot = [(events: Int, bytes: Int)](repeating: (0, 0), count: streams.count)
-        for item in accepted where streams[item.slot].failure == nil {
-            let count = item.request.payloads.count
-            events += count
-            perSlot[item.slot].events += count
-            perSlot[item.slot].bytes += item.request.payloads.reduce(0) { $0 + $1.count }
-        }
-        guard events > 0 else { return }
-        metrics.committed(events: events, nanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
-        for slot in streams.indices where perSlot[slot].events > 0 {
-            metrics.committed(events: perSlot[slot].events, bytes: perSlot[slot].bytes, to: streams[slot].state.name)
-        }
+        metrics.committed(
+            accepted.lazy.filter { streams[$0.slot].failure == nil }.map { ($0.request.stream, $0.request.payloads) }, since: started)
     }
 
     /// Writes the blocks of the stream in `slot`, applies its retention and saves its positions when due.
@@ -114,7 +94,7 @@ extension LogWriter {
     /// of one stream (a damaged catalog row, say) fails that stream's appends only, not the others
     /// sharing the commit. A commit for one stream needs none: its failure fails the transaction, and
     /// so the same appends, two statements sooner.
-    private func writeStream(_ slot: Int, of streams: inout CommitStreams, _ accepted: [Accepted], now: Int64) throws {
+    func writeStream(_ slot: Int, of streams: inout CommitStreams, _ accepted: [Accepted], now: Int64) throws {
         var state = streams[slot].state
         func write() throws {
             let before = try stream(state.name)
@@ -140,28 +120,6 @@ extension LogWriter {
             try connection.execute("ROLLBACK TO stream_writes")
             try connection.execute("RELEASE stream_writes")
             streams[slot].failure = (error as? EventLogError ?? EventLogError(.io, "\(error)")).naming(stream: state.name)
-        }
-    }
-
-    private func check(_ request: AppendRequest, against state: StreamState) throws(EventLogError) {
-        if state.terminal != 0 {
-            let how = state.terminal == LogEvent.Kind.completed.rawValue ? "completed" : "failed"
-            throw EventLogError(
-                .streamEnded,
-                "stream \"\(state.name)\" \(how) at sequence \(state.lastSequence) and accepts no more events; delete it to start over.",
-                path: connection.path, stream: state.name)
-        }
-        if state.lastSequence + UInt64(request.payloads.count) > BlockStore.maximumSequence {
-            throw EventLogError(
-                .invalidArgument,
-                "stream \"\(state.name)\" has reached sequence \(state.lastSequence), and sequences end at \(BlockStore.maximumSequence); copy what you need to a new stream.",
-                path: connection.path, stream: state.name)
-        }
-        for (index, payload) in request.payloads.enumerated() where payload.count > options.maximumEventBytes {
-            throw EventLogError(
-                .invalidArgument,
-                "event \(index) of the append is \(payload.count) bytes, more than the \(options.maximumEventBytes) allowed; split it.",
-                stream: state.name)
         }
     }
 
@@ -235,18 +193,10 @@ extension LogWriter {
 
     private func notify(_ accepted: some Sequence<Accepted>) {
         guard observers.isObserved else { return }
-        for item in accepted where observers.isObserved(item.request.stream) {
-            let receipt = item.receipt
-            var events: [LogEvent] = []
-            events.reserveCapacity(item.request.payloads.count)
-            for (index, payload) in item.request.payloads.enumerated() {
-                events.append(LogEvent(
-                    sequence: receipt.firstSequence + UInt64(index), timestamp: receipt.timestamp,
-                    kind: item.request.kind, payload: payload))
-            }
-            observers.deliver(CommittedAppend(
-                stream: receipt.stream, firstSequence: receipt.firstSequence, lastSequence: receipt.lastSequence,
-                timestamp: receipt.timestamp, events: events, streamCreated: cached(receipt.stream)?.created ?? 0))
+        for item in accepted {
+            observers.deliver(
+                item.receipt, kind: item.request.kind, payloads: item.request.payloads,
+                streamCreated: cached(item.receipt.stream)?.created ?? 0)
         }
     }
 }

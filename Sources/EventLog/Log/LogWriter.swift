@@ -3,7 +3,7 @@
 ///
 /// Thread-safety: not Sendable; it lives on the log's writer thread and is reached only through
 /// `WriteJob`s run there.
-final class LogWriter {
+final class LogWriter: QueueCommitter {
     let connection: SQLiteConnection
     let options: EventLogOptions
     let observers: AppendObservers
@@ -29,6 +29,8 @@ final class LogWriter {
     let metrics: EventLogMetrics
     /// Gives freed pages back to the file system between commits; nil when the log does not.
     var reclaimer: SpaceReclaimer?
+    /// A journaled log's appends that reached the journal and wait to be stored; nil otherwise.
+    var backlog: JournalBacklog?
 
     init(connection: SQLiteConnection, options: EventLogOptions, observers: AppendObservers) throws(EventLogError) {
         self.connection = connection
@@ -42,32 +44,18 @@ final class LogWriter {
 
     /// Runs the writer thread's loop until the queue is closed and drained.
     func run(_ queue: WriteQueue) {
-        while let jobs = queue.acquire() {
-            drain(queue, jobs)
-        }
+        runQueue(queue)
+        // A journaled log's last appends may wait with no `.ingest` queued for them.
+        if backlog != nil { ingest() }
         savePositions()
         marks?.sync()
     }
 
-    /// Runs a leading appender's own job in one commit, then gives up the committer role.
-    func lead(_ queue: WriteQueue, _ job: WriteJob) {
-        process([job])
+    func processed() {
         reclaimer?.startIfDue(self)
-        queue.release()
     }
 
-    /// Runs `jobs` and everything queued meanwhile, then gives up the committer role.
-    func drain(_ queue: WriteQueue, _ jobs: [WriteJob]) {
-        var jobs = jobs
-        while true {
-            process(jobs)
-            reclaimer?.startIfDue(self)
-            guard let more = queue.takeMoreOrRelease() else { return }
-            jobs = more
-        }
-    }
-
-    private func process(_ jobs: [WriteJob]) {
+    func process(_ jobs: [WriteJob]) {
         // Consecutive appends share one commit; admin jobs run alone, in arrival order.
         var appends: [AppendRequest] = []
         for job in jobs {
@@ -76,8 +64,12 @@ final class LogWriter {
                 appends.append(request)
             case .admin(let work):
                 if !appends.isEmpty { commit(appends); appends.removeAll() }
+                // A journaled log's appends go in first, so the job sees (and changes) all of them.
+                if backlog != nil { ingest() }
                 work(self)
                 reclaimer?.adminJobRan()
+            case .ingest:
+                ingest()
             }
         }
         if !appends.isEmpty { commit(appends) }

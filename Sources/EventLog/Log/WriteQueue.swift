@@ -16,21 +16,29 @@ struct AppendRequest: Sendable {
 enum WriteJob: Sendable {
     /// Consecutive appends are committed together (group commit).
     case append(AppendRequest)
-    /// Catalog and maintenance work, run alone in its own transaction.
+    /// Catalog and maintenance work, run alone in its own transaction (in a journaled log, after the
+    /// writer stored every append the journal holds).
     case admin(@Sendable (LogWriter) -> Void)
+    /// A journaled log's appends that reached its journal: the writer stores all that wait (see
+    /// `JournalBacklog`) in one transaction.
+    case ingest
 }
+
+/// The writer's queue: SQLite work, run by the writer thread (or a leading appender).
+typealias WriteQueue = WorkQueue<WriteJob>
 
 /// The hand-off between callers and whoever commits: callers push jobs; the committer takes
 /// everything that arrived while it was busy in one go, which is what makes commits shared.
 ///
-/// At most one thread commits at a time: the one that holds the `draining` flag. That is the writer
-/// thread, which keeps taking queued jobs until the queue is empty, or a synchronous appender that
+/// At most one thread commits at a time: the one that holds the `draining` flag. That is the queue's
+/// own thread, which keeps taking queued jobs until the queue is empty, or a synchronous appender that
 /// found nobody committing and runs its own commit (saving two thread hand-offs, ~30–60 µs on this
-/// machine), then hands whatever arrived meanwhile to the writer thread.
+/// machine), then hands whatever arrived meanwhile to the queue's thread. The writer has one (SQLite
+/// work), and a journaled log's sequencer another (appends to the journal).
 /// Thread-safety: Sendable; every method may be called from any thread.
-final class WriteQueue: Sendable {
+final class WorkQueue<Job: Sendable>: Sendable {
     private struct State {
-        var jobs: [WriteJob] = []
+        var jobs: [Job] = []
         var closed = false
         var draining = false
     }
@@ -41,13 +49,13 @@ final class WriteQueue: Sendable {
     enum Admission { case queued, lead, refused }
 
     /// Queues `job`; returns false (and does not queue) once the queue is closed.
-    func push(_ job: WriteJob) -> Bool {
+    func push(_ job: Job) -> Bool {
         pushOrLead(job, mayLead: false) != .refused
     }
 
     /// Queues `job`, or, when `mayLead` and nobody is committing, makes the caller the committer
     /// (the job is then NOT queued: the caller runs it, then `takeMoreOrRelease`).
-    func pushOrLead(_ job: WriteJob, mayLead: Bool) -> Admission {
+    func pushOrLead(_ job: Job, mayLead: Bool) -> Admission {
         let (admission, signal) = state.withLock { state -> (Admission, Bool) in
             guard !state.closed else { return (.refused, false) }
             // Leading with jobs already queued would commit this one ahead of them: arrival order first.
@@ -81,9 +89,9 @@ final class WriteQueue: Sendable {
 
     /// For the writer thread: waits until there are jobs and nobody else commits, then takes them all
     /// and becomes the committer. Returns nil when closed, drained and idle.
-    func acquire() -> [WriteJob]? {
+    func acquire() -> [Job]? {
         while true {
-            let (jobs, finished) = state.withLock { state -> ([WriteJob], Bool) in
+            let (jobs, finished) = state.withLock { state -> ([Job], Bool) in
                 guard !state.draining else { return ([], false) }
                 if state.jobs.isEmpty { return ([], state.closed) }
                 state.draining = true
@@ -99,8 +107,8 @@ final class WriteQueue: Sendable {
 
     /// For the committer: the jobs queued meanwhile, or nil after giving up the committer role
     /// because there are none.
-    func takeMoreOrRelease() -> [WriteJob]? {
-        let (jobs, signal) = state.withLock { state -> ([WriteJob], Bool) in
+    func takeMoreOrRelease() -> [Job]? {
+        let (jobs, signal) = state.withLock { state -> ([Job], Bool) in
             if state.jobs.isEmpty {
                 state.draining = false
                 return ([], state.closed)

@@ -8,7 +8,8 @@ import CoreMetrics
 /// writer skips the work that only feeds metrics (clock reads, summing bytes per stream). Per-stream
 /// series are counted per commit, not per event.
 ///
-/// Thread-safety: not Sendable; owned by the log's writer, which runs one commit at a time.
+/// Thread-safety: not Sendable; owned by the log's writer (or a journaled log's sequencer, which counts
+/// the commits there), which runs one commit at a time.
 final class EventLogMetrics {
     /// Whether a real backend receives the metrics (false with swift-metrics' no-op one).
     let isEnabled: Bool
@@ -47,6 +48,21 @@ final class EventLogMetrics {
         eventsPublished.increment(by: Int64(events))
         commitEvents.record(events)
         commitDuration.recordNanoseconds(nanoseconds)
+    }
+
+    /// Counts one successful commit, begun at `started`, of `appends` (each a stream and its payloads).
+    func committed(_ appends: some Sequence<(stream: String, payloads: [[UInt8]])>, since started: ContinuousClock.Instant) {
+        let elapsed = (ContinuousClock.now - started).components
+        var events = 0
+        var perStream: [String: (events: Int, bytes: Int)] = [:]
+        for (stream, payloads) in appends {
+            events += payloads.count
+            perStream[stream, default: (0, 0)].events += payloads.count
+            perStream[stream, default: (0, 0)].bytes += payloads.reduce(0) { $0 + $1.count }
+        }
+        guard events > 0 else { return }
+        committed(events: events, nanoseconds: elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+        for (stream, counts) in perStream { committed(events: counts.events, bytes: counts.bytes, to: stream) }
     }
 
     /// Counts `events` events of `bytes` payload bytes committed to `stream`.

@@ -16,24 +16,36 @@ final class ReaderConnection: @unchecked Sendable {
 
 /// Read connections for concurrent readers: WAL lets each read its own snapshot while the writer commits.
 ///
+/// In a journaled log a reader first waits until the appends acknowledged before it began are in the
+/// database (`catchUp`), so what a reader sees never lags what was acknowledged.
+///
 /// Thread-safety: Sendable; the idle list sits behind a Mutex.
 final class ReaderPool: Sendable {
     private let idle = Mutex<[ReaderConnection]>([])
     private let path: String
     private let options: EventLogOptions
     private let closed = Atomic<Bool>(false)
+    /// A journaled log's appends between journal and database; nil otherwise.
+    private let backlog: JournalBacklog?
     private static let keptIdle = 8
 
-    init(path: String, options: EventLogOptions) {
+    init(path: String, options: EventLogOptions, backlog: JournalBacklog? = nil) {
         self.path = path
         self.options = options
+        self.backlog = backlog
     }
 
-    /// An idle reader, or a new one.
+    /// Waits until every append acknowledged so far is in the database (at once unless journaled).
+    func catchUp() throws(EventLogError) {
+        try backlog?.waitUntilStored()
+    }
+
+    /// An idle reader, or a new one, once the database holds every append acknowledged so far.
     func checkOut() throws(EventLogError) -> ReaderConnection {
         guard !closed.load(ordering: .acquiring) else {
             throw EventLogError(.closed, "the event log was closed; open it again to read.", path: path)
         }
+        try catchUp()
         if let reader = idle.withLock({ $0.popLast() }) { return reader }
         let connection = try SQLiteConnection(
             path: path, readOnly: options.readOnly, create: false,
