@@ -6,7 +6,8 @@ import Testing
 /// database, and works in a directory it cannot write.
 @Suite("verify read-only")
 struct VerifyReadOnlyTests {
-    /// A stopped daemon's database with a few events, copied alone into a fresh directory.
+    /// A stopped daemon's database with a few events, copied into a fresh directory: alone after a clean
+    /// stop; after a crash with its journal and marks, where the events may still be only in the journal.
     private static func databaseAlone(crashed: Bool) throws -> ShortTemporaryDirectory {
         let served = try ShortTemporaryDirectory()
         let daemon = try DaemonProcess.serving(served)
@@ -14,7 +15,8 @@ struct VerifyReadOnlyTests {
         daemon.signal(crashed ? SIGKILL : SIGTERM)
         _ = daemon.waitForExit()
         let alone = try ShortTemporaryDirectory()
-        for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: served.database + suffix) {
+        for suffix in crashed ? ["", "-wal", ".journal", ".marks"] : ["", "-wal"]
+        where FileManager.default.fileExists(atPath: served.database + suffix) {
             try FileManager.default.copyItem(atPath: served.database + suffix, toPath: alone.database + suffix)
         }
         if crashed {
@@ -35,7 +37,7 @@ struct VerifyReadOnlyTests {
     }
 
     // Needs root to mount a read-only bind mount of the directory. A crashed daemon's log with frames
-    // is read from a private copy there, which is removed afterwards.
+    // (or with appends its journal holds) is read from a private copy, which is removed afterwards.
     @Test(.enabled(if: geteuid() == 0), arguments: [false, true])
     func verifyingWorksInADirectoryItCannotWrite(crashed: Bool) throws {
         let directory = try Self.databaseAlone(crashed: crashed)

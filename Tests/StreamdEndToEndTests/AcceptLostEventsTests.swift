@@ -19,7 +19,8 @@ import Testing
         let wal = URL(fileURLWithPath: directory.database + "-wal")
         var bytes = try [UInt8](Data(contentsOf: wal))
         let frame = 24 + 4096, frames = (bytes.count - 32) / frame
-        try #require(frames > 100, "the WAL holds \(frames) frames")
+        // (Fewer with the journal: the writer stores the 400 publishes in batches of a few milliseconds.)
+        try #require(frames > 20, "the WAL holds \(frames) frames")
         let offset = 32 + (frames / 2) * frame + 24 + 100
         for index in offset..<(offset + 16) { bytes[index] ^= 0xA5 }
         try Data(bytes).write(to: wal)

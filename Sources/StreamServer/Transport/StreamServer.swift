@@ -188,6 +188,8 @@ public final class StreamServer: Service, Sendable {
             // SQLite may keep it from other processes too, and spare each commit its file locks.
             var options = configuration.logOptions
             options.exclusiveToProcess = true
+            // Acknowledged once in the journal; the writer moves appends into SQLite in batches.
+            options.journal = true
             options.followsSymlinks = false
             options.storageObserver = StorageConditionLogging.observer(logger)
             // Only when its lines are logged: a commit of a capacity-bound stream would report for nothing.

@@ -91,11 +91,14 @@ struct VerifyCommand: AsyncParsableCommand {
         let lock = try OfflineLock(databasePath: path)
         defer { lock.release() }
         // A crashed daemon's log with frames, in a directory streamctl cannot write: read a private copy.
+        // One whose journal holds appends the database does not: store them into a copy, and read that.
         let directory = (path as NSString).deletingLastPathComponent
-        let copy = Self.walHasFrames(path) && access(directory.isEmpty ? "." : directory, W_OK) != 0 ? try PrivateCopy(of: path) : nil
+        let journaled = try EventLog.journalHoldsAppends(databasePath: path)
+        let copy = journaled || Self.walHasFrames(path) && access(directory.isEmpty ? "." : directory, W_OK) != 0
+            ? try PrivateCopy(of: path, sideFiles: journaled ? EventLog.sideFileSuffixes : []) : nil
         defer { copy?.remove() }
         let readPath = copy?.database ?? path
-        let log = try EventLog(path: readPath, options: Self.readOnlyOptions(for: readPath))
+        let log = try EventLog(path: readPath, options: journaled ? Self.replayOptions : Self.readOnlyOptions(for: readPath))
         defer { log.close() }
         if let stream, try log.streamInfo(stream) == nil {
             throw CtlFailure("no stream named \"\(stream)\" in \(path).")
@@ -125,6 +128,15 @@ struct VerifyCommand: AsyncParsableCommand {
         } else {
             options.immutable = true
         }
+        return options
+    }
+
+    /// Options that open a private copy for writing, so that its journal is stored into it: exclusive
+    /// to streamctl, with no disk reserve beside it.
+    static var replayOptions: EventLogOptions {
+        var options = EventLogOptions()
+        options.exclusiveToProcess = true
+        options.diskReserveBytes = 0
         return options
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A copy of a database and its write-ahead log in a fresh private directory, for reading a crashed
-/// daemon's file where streamctl cannot write.
+/// daemon's file where streamctl cannot write, or whose journal must be stored into it first.
 ///
 /// SQLite can read a WAL database whose log still holds frames only if it may create or use the log's
 /// index (`-shm`) beside it; in a directory streamctl cannot write it cannot, so `verify --db` reads a
@@ -14,8 +14,9 @@ final class PrivateCopy {
     let database: String
     private let directory: String
 
-    /// Copies `path` and `path-wal` into a private directory.
-    init(of path: String) throws {
+    /// Copies `path` and `path-wal` into a private directory, and each of the side files
+    /// `path + suffix` of `sideFiles` that exists (a journal to replay, the marks to check it against).
+    init(of path: String, sideFiles: [String] = []) throws {
         let base = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
         var template = Array((base + "/streamctl-verify.XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
@@ -26,6 +27,9 @@ final class PrivateCopy {
         do {
             try Self.copy(path, to: database, followingSymlink: true)
             try Self.copy(path + "-wal", to: database + "-wal", followingSymlink: false)
+            for suffix in sideFiles where access(path + suffix, F_OK) == 0 {
+                try Self.copy(path + suffix, to: database + suffix, followingSymlink: false)
+            }
         } catch {
             remove()
             throw error
