@@ -4,7 +4,8 @@ import StreamProtocol
 
 /// The client workloads, the same as `../shared/peers/run-peers.sh` gives Redis Streams and NATS
 /// JetStream (N events of P bytes, one client, a window of 64 publishes in flight, one-at-a-time round
-/// trips, a late reader from the start), plus end-to-end latency at a fixed rate and fan-out.
+/// trips, a late reader from the start, 16 publishers one at a time each), plus end-to-end latency at a
+/// fixed rate and fan-out.
 /// Each run starts a fresh `streamd` on a database of its own.
 struct ClientBenchmark {
     static let window = 64
@@ -15,6 +16,7 @@ struct ClientBenchmark {
 
     private struct Figures {
         var ping: [Double] = [], roundTrip: [Double] = [], publish: [Double] = [], replay: [Double] = []
+        var manyPublishers: [Double] = []
         var latencyP50: [Double] = [], latencyP99: [Double] = [], fanOut: [Double] = [], fanOutPublish: [Double] = []
         var resident: [Double] = [], peak: [Double] = []
         var createFirst: [Double] = [], createLast: [Double] = []
@@ -43,6 +45,9 @@ struct ClientBenchmark {
             if runs("rtt") { figures.roundTrip.append(try roundTrip(client, payload: payload)) }
             if runs("publish") || runs("replay") { figures.publish.append(try publish(client, payload: payload)) }
             if runs("replay") { figures.replay.append(try replay(daemon.socketPath, expected: arguments.events + (runs("rtt") ? Self.roundTrips + 1 : 0))) }
+            if runs("many") {
+                figures.manyPublishers.append(try ManyPublishersBenchmark.run(daemon.socketPath, events: arguments.events, payload: payload))
+            }
             if runs("latency") {
                 let latency = try latencyAtFixedRate(daemon.socketPath, payload: payload)
                 figures.latencyP50.append(latency.p50)
@@ -71,6 +76,7 @@ struct ClientBenchmark {
             ("rtt", figures.roundTrip, "us", "one publish at a time, \(Self.roundTrips) round trips"),
             ("publish", figures.publish, "events/s", "window \(Self.window), acknowledged after commit"),
             ("replay", figures.replay, "events/s", "late reader from the start"),
+            ("many_publishers", figures.manyPublishers, "events/s", "\(ManyPublishersBenchmark.clients) clients, one publish at a time each"),
             ("latency_p50", figures.latencyP50, "us", "publish to subscriber at 10k events/s"),
             ("latency_p99", figures.latencyP99, "us", "publish to subscriber at 10k events/s"),
             ("fanout_deliveries", figures.fanOut, "events/s", "100 subscribers, \(fanOutEvents) events each"),
