@@ -43,13 +43,27 @@ public final class AppendObservation: Sendable {
 /// Callbacks run on one serial queue per log, in commit order, after the commit, never on the writer
 /// thread (so a callback may append or read without deadlocking the log). A commit goes to the
 /// observers registered when it committed; a cancelled observer may still get commits queued before.
+/// An observer registered `immediately` is called instead on the thread that committed, before the
+/// appends are answered, with no hop through the queue (a thread woken for nothing but passing the
+/// events on): for short callbacks that neither block nor touch the log (streamd's subscriptions,
+/// which hand the events to their connection). While a stream has more than `immediateLimit` of them
+/// they go through the queue too, so a commit watched by a crowd does not hold up the next one.
 /// Thread-safety: Sendable; all state sits behind a Mutex, and callbacks run outside it.
 final class AppendObservers: Sendable {
+    private struct Handler {
+        let id: UInt64
+        let immediately: Bool
+        let call: @Sendable (CommittedAppend) -> Void
+    }
     private struct State {
         var nextID: UInt64 = 0
-        var handlers: [UInt64: (stream: String, handler: @Sendable (CommittedAppend) -> Void)] = [:]
-        var streams: [String: Int] = [:]
+        /// Each observed stream's handlers, in the order they were registered.
+        var byStream: [String: [Handler]] = [:]
+        var streamOf: [UInt64: String] = [:]
     }
+    /// The most immediate observers of one stream called on the committing thread.
+    static let immediateLimit = 4
+
     private let state = Mutex(State())
     private let count = Atomic<Int>(0)
     private let queue = DispatchQueue(label: "streamd.eventlog.observers")
@@ -57,11 +71,11 @@ final class AppendObservers: Sendable {
 
     init() { queue.setSpecific(key: AppendObservers.onQueue, value: true) }
 
-    func add(stream: String, _ handler: @escaping @Sendable (CommittedAppend) -> Void) -> AppendObservation {
+    func add(stream: String, immediately: Bool = false, _ handler: @escaping @Sendable (CommittedAppend) -> Void) -> AppendObservation {
         let id = state.withLock { state in
             state.nextID += 1
-            state.handlers[state.nextID] = (stream, handler)
-            state.streams[stream, default: 0] += 1
+            state.byStream[stream, default: []].append(Handler(id: state.nextID, immediately: immediately, call: handler))
+            state.streamOf[state.nextID] = stream
             return state.nextID
         }
         count.add(1, ordering: .relaxed)
@@ -70,9 +84,9 @@ final class AppendObservers: Sendable {
 
     func remove(_ id: UInt64) {
         let removed = state.withLock { state -> Bool in
-            guard let entry = state.handlers.removeValue(forKey: id) else { return false }
-            state.streams[entry.stream, default: 1] -= 1
-            if state.streams[entry.stream] == 0 { state.streams[entry.stream] = nil }
+            guard let stream = state.streamOf.removeValue(forKey: id) else { return false }
+            state.byStream[stream]?.removeAll { $0.id == id }
+            if state.byStream[stream]?.isEmpty == true { state.byStream[stream] = nil }
             return true
         }
         if removed { count.subtract(1, ordering: .relaxed) }
@@ -81,7 +95,7 @@ final class AppendObservers: Sendable {
     /// Cheap check the writer makes before building any notification.
     var isObserved: Bool { count.load(ordering: .relaxed) > 0 }
 
-    func isObserved(_ stream: String) -> Bool { state.withLock { $0.streams[stream] != nil } }
+    func isObserved(_ stream: String) -> Bool { state.withLock { $0.byStream[stream] != nil } }
 
     /// Queues delivery of the events `receipt` numbers (of `kind`, with `payloads`) to the stream's
     /// observers, if it has any; `streamCreated` says which life of the stream they belong to.
@@ -97,15 +111,19 @@ final class AppendObservers: Sendable {
             timestamp: receipt.timestamp, events: events, streamCreated: streamCreated))
     }
 
-    /// Queues delivery of `append` to the stream's observers registered when it committed.
+    /// Delivers `append` to the stream's observers registered when it committed: the immediate ones
+    /// here, the others through the queue.
     func deliver(_ append: CommittedAppend) {
-        let handlers = state.withLock { state in
-            state.handlers.sorted { $0.key < $1.key }.compactMap { $0.value.stream == append.stream ? $0.value.handler : nil }
-        }
+        let handlers = state.withLock { $0.byStream[append.stream] ?? [] }
         guard !handlers.isEmpty else { return }
-        queue.async {
-            for handler in handlers { handler(append) }
+        let inline = handlers.count { $0.immediately } <= Self.immediateLimit
+        let queued = inline ? handlers.filter { !$0.immediately } : handlers
+        if !queued.isEmpty {
+            queue.async {
+                for handler in queued { handler.call(append) }
+            }
         }
+        if inline { for handler in handlers where handler.immediately { handler.call(append) } }
     }
 
     /// Runs `work` on the delivery queue, after every delivery queued before it.

@@ -70,6 +70,15 @@ extension EventLog {
         observers.add(stream: stream, handler)
     }
 
+    /// Calls `handler` with every commit to `stream` from now on, in commit order, on the thread that
+    /// committed it, before its appends are answered (a live tail with no thread hop), or, while the
+    /// stream has more such observers than a few, on the notification queue. It may run while the next
+    /// commit waits, so it must be short, must not block, and must not append to or read this log
+    /// (that could wait for itself); hand anything longer to a queue of your own.
+    package func observeAppendsImmediately(to stream: String, _ handler: @escaping @Sendable (CommittedAppend) -> Void) -> AppendObservation {
+        observers.add(stream: stream, immediately: true, handler)
+    }
+
     func loadForReading(_ stream: String, _ reader: ReaderConnection) throws -> StreamState {
         guard let state = try StreamCatalog.load(stream, on: reader.connection) else {
             throw EventLogError(

@@ -156,7 +156,9 @@ public final class EventLog: Sendable {
             }
         }
         let finished = writerFinished
+        let journaled = backlog != nil
         let thread = Thread {
+            if journaled { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
             writer.writer?.run(queue)
             finished.signal()
         }

@@ -19,10 +19,15 @@ extension QueueCommitter {
         }
     }
 
-    /// Runs a leading caller's own job, then gives up the role (waking the queue's thread for whatever
-    /// arrived meanwhile), so a caller never works off other callers' load for long.
+    /// Runs a leading caller's own job and, once, whatever arrived meanwhile (handing that to the
+    /// queue's thread would cost a wake-up of a thread, more than the work itself), then gives up the
+    /// role, waking the queue's thread for anything later: a caller never works off other callers'
+    /// load for long.
     func lead(_ queue: WorkQueue<Job>, _ job: Job) {
         process([job])
+        processed()
+        guard let more = queue.takeMoreOrRelease() else { return }
+        process(more)
         processed()
         queue.release()
     }

@@ -68,6 +68,8 @@ extension StreamHub {
         // The entry stays (a publisher may be waiting for its lock): it only forgets the stream's
         // ids and that the stream exists, so the next publish creates the stream again.
         try entry.window.withLock { window in
+            // Appends already handed to the log go in first, so none of them finds the stream gone.
+            entry.committing.wait()
             try log.deleteStream(name)
             window.forgetAll()
             entry.exists.store(false, ordering: .releasing)

@@ -114,26 +114,31 @@ extension StreamHub {
             return
         }
         let entry = entry(for: stream)
-        entry.window.withLock { _ in
+        let entered = entry.window.withLock { _ -> Bool in
             // Under the lock, so a delete that ran meanwhile is seen and the stream made again.
             if !entry.exists.load(ordering: .acquiring) {
                 do {
                     try makeStream(stream)
                 } catch {
                     completion(.failure(error))
-                    return
+                    return false
                 }
                 entry.exists.store(true, ordering: .releasing)
             }
+            // Counted in under the lock, appended outside it: publishers of one stream on several
+            // connections do not queue for the lock behind each other's commits, and a conditional
+            // publish or a delete, which waits for the appends counted in, still sees this one.
             entry.committing.enter()
-            // With `full` durability a commit waits for the disk: leave that to the writer thread, so
-            // an event loop handing over publishes never blocks on fsync.
-            let commitHere = log.options.durability == .normal
-            log.append(contentsOf: payloads, to: stream, commitOnCallingThreadIfIdle: commitHere) { result in
-                entry.committing.leave()
-                if case .success = result { self.activity.recordPublished(payloads.count, to: stream) }
-                completion(result.mapError { $0 })
-            }
+            return true
+        }
+        guard entered else { return }
+        // With `full` durability a commit waits for the disk: leave that to the writer thread, so
+        // an event loop handing over publishes never blocks on fsync.
+        let commitHere = log.options.durability == .normal
+        log.append(contentsOf: payloads, to: stream, commitOnCallingThreadIfIdle: commitHere) { result in
+            entry.committing.leave()
+            if case .success = result { self.activity.recordPublished(payloads.count, to: stream) }
+            completion(result.mapError { $0 })
         }
     }
 

@@ -6,7 +6,8 @@ import Synchronization
 
 /// One subscription of one connection: catch-up from the log, then live events, under credit.
 ///
-/// Live commits arrive on the log's notification queue and are buffered only while the subscription
+/// Live commits arrive on the committing thread (on the log's notification queue while many follow the
+/// stream) and are buffered only while the subscription
 /// keeps up: the buffer holds at most `maximumBufferedEvents` events (and about
 /// `maximumBufferedBytes`). A commit that does not fit, or that does not follow the buffer without a
 /// gap, drops the buffer ("detaches"); the subscription then reads the log on disk from its next
@@ -73,7 +74,10 @@ final class Subscription: Sendable {
     func open(from start: StartPosition, credit: UInt32) throws -> UInt64 {
         try StreamName.validate(stream)
         // Observe before resolving the start: every later commit is then seen, at least as `lastSeen`.
-        let observation = hub.log.observeAppends(to: stream) { [weak self] append in self?.receiveLive(append) }
+        // On the committing thread when few follow the stream: a subscription that keeps up sends at
+        // once (written at once when its connection shares the committing loop), one that must read
+        // hands over to its queue.
+        let observation = hub.log.observeAppendsImmediately(to: stream) { [weak self] append in self?.receiveLive(append) }
         do {
             let next = try hub.log.events(in: stream, from: start).nextSequence
             state.withLock { state in

@@ -75,7 +75,7 @@ final class EventCollector<Value: Sendable, Failure: Error>: Sendable {
 
     /// Waits until `count` values have arrived.
     @discardableResult
-    func waitForValues(_ count: Int, timeout: Duration = .seconds(5)) async -> Bool {
+    func waitForValues(_ count: Int, timeout: Duration = .seconds(20)) async -> Bool {
         await wait(timeout: timeout) { $0.count { $0.value != nil } >= count }
     }
 }
@@ -86,7 +86,8 @@ func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 /// Asks the daemon (up to a deadline) until `stream` has `count` live subscribers; returns whether it did.
 @discardableResult
 func waitForSubscribers(_ count: UInt32, of stream: String, on connection: StreamConnection) async throws -> Bool {
-    let deadline = ContinuousClock.now + .seconds(5)
+    // Long: in a full parallel run the in-process daemon waits its turn behind hundreds of tests.
+    let deadline = ContinuousClock.now + .seconds(20)
     while ContinuousClock.now < deadline {
         if try await connection.streamInfo(stream).subscribers == count { return true }
         try await Task.sleep(for: .milliseconds(2))
