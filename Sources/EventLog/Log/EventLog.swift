@@ -121,6 +121,10 @@ public final class EventLog: Sendable {
         if let backlog, let journal {
             logWriter.backlog = backlog
             logWriter.fullDisk?.changed = { backlog.setDiskFull($0) }
+            logWriter.fullDisk?.storePending = { [unowned logWriter] in
+                logWriter.ingest()
+                return backlog.isCaughtUp
+            }
             let front = WorkQueue<SequencerJob>()
             self.front = front
             sequencer = SequencerHandle(Sequencer(
@@ -158,6 +162,9 @@ public final class EventLog: Sendable {
         let finished = writerFinished
         let journaled = backlog != nil
         let thread = Thread {
+            // A journaled log's writer only moves acknowledged appends into the database: it gives way
+            // to the threads that answer (nice 10, this thread alone on Linux), so its batches do not
+            // stretch the slowest round trips.
             if journaled { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10) }
             writer.writer?.run(queue)
             finished.signal()

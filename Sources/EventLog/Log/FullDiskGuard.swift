@@ -8,8 +8,8 @@ import Glibc
 /// Entered when a write fails with `diskFull`: the reserve (`DiskReserve`) is given back, the
 /// observer told once, and appends are refused without trying, so they cannot take the space that
 /// deletes and truncations need. Left, after each such change or (at most once a second) when an
-/// append is refused, once a checkpoint copied the whole WAL into the database and truncated it, and
-/// the reserve could be allocated again. While the log is full the database file does not shrink
+/// append is refused, once a checkpoint copied the whole WAL into the database and truncated it, a
+/// journaled log stored what it acknowledged meanwhile, and the reserve could be allocated again. While the log is full the database file does not shrink
 /// (`SpaceReclaimer` waits: its steps write to the WAL): what a delete frees stays inside it, on
 /// SQLite's freelist, and appends reuse it. The file system space comes back from the WAL: truncating
 /// it frees what it held, the reserve takes its share, and the WAL grows again into the rest while
@@ -42,8 +42,14 @@ final class FullDiskGuard {
         self.observer = observer
     }
 
-    /// A write failed with `diskFull`: gives the reserve back and enters the full state. Returns
-    /// whether the reserve held space, so that the failed change may be tried once more.
+    /// A journaled log's appends that are acknowledged and not stored yet go in before the reserve is
+    /// taken back (they need its room more than future appends do); returns whether all are in.
+    var storePending: (() -> Bool)?
+
+    /// A write failed with `diskFull`: enters the full state and makes what room it can: gives the
+    /// reserve back, or once that is gone copies the WAL into the database and truncates it (what the
+    /// WAL held beyond the database's own growth comes free). Returns whether there may be room now,
+    /// so that the failed change may be tried once more.
     func filled(_ connection: SQLiteConnection) -> Bool {
         let held = reserve.isHeld
         reserve.release()
@@ -51,7 +57,7 @@ final class FullDiskGuard {
             isFull = true
             report(on: connection)
         }
-        return held
+        return held || (try? checkpoint(connection)) != nil
     }
 
     /// Whether the log is still full after trying to leave the state (at once with `now`, else at
@@ -61,7 +67,11 @@ final class FullDiskGuard {
         let clock = monotonicNanoseconds()
         if !now && clock < nextAttempt { return true }
         nextAttempt = clock + 1_000_000_000
-        guard (try? checkpoint(connection)) != nil, reserve.refill() else { return true }
+        guard (try? checkpoint(connection)) != nil else { return true }
+        if let storePending {
+            guard storePending(), (try? checkpoint(connection)) != nil else { return true }
+        }
+        guard reserve.refill() else { return true }
         isFull = false
         report(on: connection)
         return false
