@@ -8,14 +8,16 @@ import Testing
     @Test func acknowledgedAppendsSurviveAFullDatabaseAndGoInOnceATruncationMadeRoom() throws {
         let dir = TemporaryDirectory()
         var options = JournalTests.journaled()
-        options.maximumPageCount = 400
+        // Room for more than the journal holds before it starts over (4 MiB): however far the writer
+        // lags, a truncation makes room for every append the journal acknowledged.
+        options.maximumPageCount = 2_500
         let log = try EventLog(path: dir.file(), options: options)
         defer { log.close() }
         try log.createStream("s")
         try log.createStream("t")
         var acknowledged: UInt64 = 0
         var refusal: EventLogError?
-        for index in 0..<5_000 {
+        for index in 0..<20_000 {
             do {
                 acknowledged = try log.append(incompressibleBytes(2_000, seed: UInt64(index + 1)), to: "s").sequence
             } catch let error as EventLogError {
@@ -40,5 +42,37 @@ import Testing
         #expect(try log.append([1, 2, 3], to: "s").sequence == acknowledged + 1)
         #expect(try log.append([4], to: "t").sequence == 1)
         #expect(try log.verify().isClean)
+    }
+
+    @Test func aLogOpenedOnAFullDiskKeepsWhatOnlyItsJournalHeldAndStoresItOnceThereIsRoom() throws {
+        let dir = TemporaryDirectory(), crash = TemporaryDirectory()
+        let payload = { (index: Int) in incompressibleBytes(2_000, seed: UInt64(index + 1)) }
+        let log = try EventLog(path: dir.file(), options: JournalTests.journaled())
+        try log.createStream("s")
+        try log.createStream("filler")
+        for index in 0..<40 { try log.append(incompressibleBytes(2_000, seed: UInt64(1_000 + index)), to: "filler") }
+        for index in 0..<5 { try log.append(payload(index), to: "s") }
+        let release = JournalTests.holdWriter(of: log)
+        for index in 5..<25 { try log.append(payload(index), to: "s") }
+        let image = try JournalTests.crashImage(of: dir.file(), into: crash)
+        release.signal()
+        log.close()
+
+        // The database may not grow: the 20 appends only the journal held do not fit.
+        var options = JournalTests.journaled()
+        options.maximumPageCount = try SQLiteConnection(path: image, readOnly: true, create: false, busyTimeoutMilliseconds: 1_000)
+            .integer("PRAGMA page_count")
+        let reopened = try EventLog(path: image, options: options)
+        defer { reopened.close() }
+        expectLogError(.diskFull) { try reopened.append([1], to: "s") }
+        #expect(try reopened.streamInfo("s")?.lastSequence == 5, "the catalog shows what the database holds")
+        let waiting = expectLogError(.diskFull) { _ = try reopened.readAll("s", from: .all) }
+        #expect(waiting?.message.contains("reads wait") == true, "\(waiting?.message ?? "")")
+
+        // Deleting the filler makes room: the 20 go in, and sequences go on after them.
+        try reopened.deleteStream("filler")
+        #expect(try reopened.readAll("s", from: .all).map(\.payload) == (0..<25).map(payload))
+        #expect(try reopened.append([1], to: "s").firstSequence == 26, "no acknowledged sequence is handed out again")
+        #expect(try reopened.verify().isClean)
     }
 }

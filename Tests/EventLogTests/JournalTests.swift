@@ -18,7 +18,7 @@ import Testing
     /// Holds the log's writer inside a job of its own (after it stored what waited) until `release`
     /// is signalled, so appends made meanwhile stay in the journal only. (Append to a stream once
     /// before: the sequencer asks the writer about a stream the first time.)
-    private func holdWriter(of log: EventLog) -> DispatchSemaphore {
+    static func holdWriter(of log: EventLog) -> DispatchSemaphore {
         let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         #expect(log.queue.push(.admin { _ in
             holding.signal()
@@ -30,7 +30,7 @@ import Testing
 
     /// Copies the database, its WAL and its journal to `directory` as they are now: what a crash of
     /// the process at this moment would leave on disk.
-    private func crashImage(of path: String, into directory: TemporaryDirectory) throws -> String {
+    static func crashImage(of path: String, into directory: TemporaryDirectory) throws -> String {
         let copy = directory.file()
         for suffix in ["", "-wal", ".journal", ".marks"] where FileManager.default.fileExists(atPath: path + suffix) {
             try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
@@ -111,9 +111,9 @@ import Testing
         let log = try EventLog(path: dir.file(), options: Self.journaled())
         try log.createStream("s")
         for index in 0..<10 { try log.append(samplePayload(index), to: "s") }
-        let release = holdWriter(of: log)
+        let release = Self.holdWriter(of: log)
         for index in 10..<30 { try log.append(samplePayload(index), to: "s") }
-        let image = try crashImage(of: dir.file(), into: crash)
+        let image = try Self.crashImage(of: dir.file(), into: crash)
         release.signal()
         log.close()
 
@@ -135,9 +135,9 @@ import Testing
         let log = try EventLog(path: dir.file(), options: Self.journaled())
         try log.createStream("s")
         try log.append(samplePayload(0), to: "s")
-        let release = holdWriter(of: log)
+        let release = Self.holdWriter(of: log)
         for index in 1..<5 { try log.append(samplePayload(index), to: "s") }
-        let image = try crashImage(of: dir.file(), into: crash)
+        let image = try Self.crashImage(of: dir.file(), into: crash)
         release.signal()
         log.close()
 
@@ -152,9 +152,9 @@ import Testing
         let log = try EventLog(path: dir.file(), options: Self.journaled())
         try log.createStream("s")
         try log.append(samplePayload(0), to: "s")
-        let release = holdWriter(of: log)
+        let release = Self.holdWriter(of: log)
         for index in 1..<8 { try log.append(samplePayload(index), to: "s") }
-        let image = try crashImage(of: dir.file(), into: crash)
+        let image = try Self.crashImage(of: dir.file(), into: crash)
         release.signal()
         log.close()
 

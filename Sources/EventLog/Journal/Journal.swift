@@ -41,7 +41,8 @@ final class Journal {
     }
 
     /// Opens the journal of a writable log, creating it if `creating` (else nil when there is none).
-    /// Its records are read with `records()`; new ones are written only after `reset()`.
+    /// Its records are read with `records()`; new ones are written only after `reset()` or
+    /// `resume(after:)`.
     static func open(forDatabase databasePath: String, durability: Durability, creating: Bool) throws(EventLogError) -> Journal? {
         var status = stat()
         if !creating, lstat(path(forDatabase: databasePath), &status) != 0, errno == ENOENT { return nil }
@@ -100,6 +101,12 @@ final class Journal {
         return bytes
     }
 
+    /// Goes on writing after `records` (what `records()` returned), which must stay: some are not in the
+    /// database yet.
+    func resume(after records: [JournalRecord]) {
+        end = Self.headerBytes + records.reduce(0) { $0 + $1.size }
+    }
+
     /// Starts over with the next generation, once everything written is in the database.
     func reset() throws(EventLogError) {
         var header = Self.magic
@@ -109,6 +116,13 @@ final class Journal {
         if syncsEachWrite, fdatasync(file.descriptor) != 0 { throw failure("could not be synced to disk") }
         generation += 1
         end = Self.headerBytes
+    }
+
+    /// `reset`, and gives the file's space back to the file system (a full disk needs it more than the
+    /// next records do, which then grow the file again).
+    func resetAndShrink() throws(EventLogError) {
+        try reset()
+        guard ftruncate(file.descriptor, off_t(Self.headerBytes)) == 0 else { throw failure("could not be shortened") }
     }
 
     private func failure(_ what: String) -> EventLogError {

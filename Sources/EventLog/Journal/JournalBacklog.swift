@@ -144,13 +144,20 @@ final class JournalBacklog: Sendable {
     // MARK: Readers
 
     /// Returns once every append written to the journal before this call is in the database; throws
-    /// the writer's error while it cannot store them.
-    func waitUntilStored() throws(EventLogError) {
+    /// while the writer cannot store them, or with `allowingFullDisk` (catalog reads, which an
+    /// operator needs to make room) returns when the cause is a full disk: what the database holds is
+    /// then all there is to see.
+    func waitUntilStored(allowingFullDisk: Bool = false) throws(EventLogError) {
         let wake = DispatchSemaphore(value: 0)
         while true {
             let outcome = state.withLock { state -> Result<Bool, EventLogError> in
                 if state.stored >= state.written { return .success(true) }
-                if let failure = state.failure { return .failure(failure) }
+                if let failure = state.failure {
+                    if allowingFullDisk && failure.code == .diskFull { return .success(true) }
+                    return .failure(EventLogError(
+                        failure.code, "reads wait while acknowledged appends cannot be moved from the journal into the database: \(failure.message)",
+                        path: failure.path))
+                }
                 state.waiters.append((state.written, wake))
                 return .success(false)
             }

@@ -30,10 +30,15 @@ struct JournalRecord: Sendable, Equatable {
     /// The sequence of the last event.
     var lastSequence: UInt64 { firstSequence + UInt64(payloads.count) - 1 }
 
+    /// The bytes of the record's body.
+    private var bodyBytes: Int { Self.fixedBytes + payloads.reduce(0) { $0 + 4 + $1.count } }
+    /// The bytes the record takes in the journal.
+    var size: Int { Self.prefixBytes + bodyBytes }
+
     /// Appends the record, checked under `generation`, to `buffer`.
     func encode(generation: UInt64, into buffer: inout [UInt8]) {
         let start = buffer.count
-        let bodyBytes = Self.fixedBytes + payloads.reduce(0) { $0 + 4 + $1.count }
+        let bodyBytes = self.bodyBytes
         buffer.reserveCapacity(start + Self.prefixBytes + bodyBytes)
         Self.put(UInt32(bodyBytes), into: &buffer)
         Self.put(UInt32(0), into: &buffer)

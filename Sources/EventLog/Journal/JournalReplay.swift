@@ -1,29 +1,45 @@
 /// What opening a log does with a journal left by a process that stopped before storing all of it:
 /// a writable log stores the records the database does not hold yet (whether or not it journals
-/// itself: its appends must not take those sequences again); a read-only one refuses to open rather
-/// than show a stream without its last acknowledged events.
+/// itself: its appends must not take those sequences again), or on a full disk a journaled one keeps
+/// them waiting until there is room; a read-only one refuses to open rather than show a stream
+/// without its last acknowledged events.
 extension LogWriter {
     /// Stores the records of `journal`'s current generation that the database does not hold yet, in
-    /// batches of about `JournalBacklog.eventsPerBatch` events; returns how many records it read.
-    @discardableResult
-    func replay(_ journal: Journal) throws(EventLogError) -> Int {
+    /// batches of about `JournalBacklog.eventsPerBatch` events.
+    ///
+    /// On a full disk (after the room `FullDiskGuard.filled` could make), with `keepingUnstored` it
+    /// returns the appends it could not store yet, which a journaled log keeps waiting in its backlog
+    /// until there is room, and the journal goes on after its records; otherwise, and on any other
+    /// failure, it throws. Returns nothing once all are stored (the journal may then start over).
+    func replay(_ journal: Journal, keepingUnstored: Bool) throws(EventLogError) -> [JournaledAppend] {
         let records = try journal.records()
-        guard !records.isEmpty else { return 0 }
+        guard !records.isEmpty else { return [] }
         let names = Dictionary(try StreamCatalog.loadAll(on: connection).map { ($0.id, $0.name) }) { first, _ in first }
-        var batch: [JournaledAppend] = []
-        var events = 0
-        for record in records {
-            guard let name = names[record.streamID] else { continue }
-            batch.append(JournaledAppend(stream: name, record: record))
-            events += record.payloads.count
-            if events >= JournalBacklog.eventsPerBatch {
-                try store(batch)
-                batch.removeAll()
-                events = 0
+        let appends = records.compactMap { record in names[record.streamID].map { JournaledAppend(stream: $0, record: record) } }
+        var start = appends.startIndex
+        while start < appends.endIndex {
+            var end = start, events = 0
+            while end < appends.endIndex, events < JournalBacklog.eventsPerBatch {
+                events += appends[end].record.payloads.count
+                end += 1
             }
+            let batch = Array(appends[start..<end])
+            do {
+                try store(batch)
+            } catch where error.code == .diskFull && fullDisk?.filled(connection) == true {
+                do {
+                    try store(batch)
+                } catch where error.code == .diskFull && keepingUnstored {
+                    journal.resume(after: records)
+                    return Array(appends[start...])
+                }
+            } catch where error.code == .diskFull && keepingUnstored {
+                journal.resume(after: records)
+                return Array(appends[start...])
+            }
+            start = end
         }
-        if !batch.isEmpty { try store(batch) }
-        return records.count
+        return []
     }
 }
 

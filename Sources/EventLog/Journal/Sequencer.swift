@@ -47,9 +47,11 @@ final class Sequencer: QueueCommitter {
     /// Commit, event and per-stream counts, taken when appends are acknowledged.
     private let metrics: EventLogMetrics
 
+    /// - Parameter unstored: what the journal kept from before the log opened that the database does
+    ///   not hold yet (a full disk): the writer stores it first, and appends wait until it has.
     init(
-        journal: Journal, backlog: JournalBacklog, observers: AppendObservers, options: EventLogOptions, path: String,
-        onWriter: @escaping (@escaping @Sendable (LogWriter) -> Void) -> Bool
+        journal: Journal, backlog: JournalBacklog, unstored: [JournaledAppend], observers: AppendObservers, options: EventLogOptions,
+        path: String, onWriter: @escaping (@escaping @Sendable (LogWriter) -> Void) -> Bool
     ) {
         self.journal = journal
         self.backlog = backlog
@@ -58,6 +60,8 @@ final class Sequencer: QueueCommitter {
         self.path = path
         self.onWriter = onWriter
         metrics = EventLogMetrics(streamLimit: options.streamMetricsLimit)
+        position = UInt64(journal.end - Journal.headerBytes)
+        if !unstored.isEmpty { backlog.add(unstored, reaching: position) }
     }
 
     func process(_ jobs: [SequencerJob]) {
@@ -144,6 +148,8 @@ final class Sequencer: QueueCommitter {
             let clock = monotonicNanoseconds()
             if clock >= nextRoomCheck {
                 nextRoomCheck = clock + 1_000_000_000
+                // The journal gives its space back too, once the database holds all it does.
+                if backlog.isCaughtUp, (try? journal.file.size()) ?? 0 > Journal.headerBytes { try? journal.resetAndShrink() }
                 _ = onWriter { writer in _ = writer.fullDisk?.stillFull(on: writer.connection, now: true) }
             }
             return FullDiskGuard.refusal(path: path)

@@ -82,12 +82,12 @@ extension EventLog {
 
     /// Every stream's catalog row alone (no block is read), by name.
     package func catalogEntries() throws -> [StreamState] {
-        try readers.withReader { reader in try StreamCatalog.loadAll(on: reader.connection) }
+        try readers.withReader(catalog: true) { reader in try StreamCatalog.loadAll(on: reader.connection) }
     }
 
     /// The catalog row of stream `name` alone (no block is read), or nil if there is none.
     package func catalogEntry(_ name: String) throws -> StreamState? {
-        try readers.withReader { reader in try StreamCatalog.load(name, on: reader.connection) }
+        try readers.withReader(catalog: true) { reader in try StreamCatalog.load(name, on: reader.connection) }
     }
 
     /// The row as `StreamInfo`, with what only its blocks tell: the first retained event's time (0 when
@@ -96,11 +96,11 @@ extension EventLog {
     package func describe(_ state: StreamState) throws -> StreamInfo {
         var info = state.info
         guard state.storedBytes > 0 else { return info }
-        info.rawBytes = try storageFigures(of: state.name).rawBytes
+        info.rawBytes = try storageFigures(of: state.name, catalog: true).rawBytes
         guard info.count > 0 else { return info }
         var firstTime: Int64 = 0
         do {
-            try read(state.name, from: .all) { event in
+            try read(state.name, from: .all, catalog: true) { event in
                 firstTime = event.timestamp
                 return false
             }

@@ -9,7 +9,12 @@ extension EventLog {
     /// - Throws: `streamNotFound`; `corruptBlock` naming the stream and the block's sequence range when a
     ///   block fails its checks (the events before it were delivered); whatever `body` throws.
     public func read(_ stream: String, from position: StartPosition = .streamDefault, _ body: (LogEventView) throws -> Bool) throws {
-        try readers.withReader { reader in
+        try read(stream, from: position, catalog: false, body)
+    }
+
+    /// `read`, for a `catalog` lookup too (see `ReaderPool.catchUp`).
+    func read(_ stream: String, from position: StartPosition, catalog: Bool, _ body: (LogEventView) throws -> Bool) throws {
+        try readers.withReader(catalog: catalog) { reader in
             let state = try loadForReading(stream, reader)
             var next = try startSequence(state, position, reader)
             let pageSize = 32

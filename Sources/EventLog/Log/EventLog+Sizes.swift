@@ -17,7 +17,12 @@ extension EventLog {
     /// A stream that does not exist has no blocks: all zeros. Blocks that retention made partly
     /// unreadable still count until they are dropped.
     public func storageFigures(of stream: String? = nil) throws -> StorageFigures {
-        try readers.withReader { reader in
+        try storageFigures(of: stream, catalog: false)
+    }
+
+    /// `storageFigures`, for a `catalog` lookup too (see `ReaderPool.catchUp`).
+    func storageFigures(of stream: String?, catalog: Bool) throws -> StorageFigures {
+        try readers.withReader(catalog: catalog) { reader in
             let sql = stream == nil
                 ? "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(sum(raw_size), 0) FROM blocks"
                 : "SELECT count(*), coalesce(sum(length(payload)), 0), coalesce(sum(raw_size), 0) FROM blocks, (SELECT id FROM streams WHERE name = ?) AS stream WHERE block_key BETWEEN stream.id * \(BlockStore.keysPerStream) AND stream.id * \(BlockStore.keysPerStream) + \(BlockStore.keysPerStream - 1)"

@@ -103,32 +103,37 @@ public final class EventLog: Sendable {
             let fullDisk = FullDiskGuard(
                 reserve: try DiskReserve.open(forDatabase: path, bytes: options.diskReserveBytes),
                 path: path, observer: options.storageObserver)
+            logWriter.fullDisk = fullDisk
+            if let backlog {
+                fullDisk.changed = { backlog.setDiskFull($0) }
+                fullDisk.storePending = { [unowned logWriter] in
+                    logWriter.ingest()
+                    return backlog.isCaughtUp
+                }
+            }
             // A reserve that cannot be allocated (a disk that filled while the log was closed) is
             // a full disk from the start: deletes and truncations work, appends wait for room.
             if !fullDisk.reserve.refill() { _ = fullDisk.filled(connection) }
-            logWriter.fullDisk = fullDisk
         }
         let reclaimer = SpaceReclaimer(
             queue: queue, thresholdBytes: options.reclaimThresholdBytes, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
             totals: reclaimTotals)
         logWriter.reclaimer = reclaimer
-        // What a journal left behind goes in first, so that no sequence it acknowledged is taken again.
+        // What a journal left behind goes in first, so that no sequence it acknowledged is taken again;
+        // on a full disk a journaled log keeps what does not fit waiting (and refuses appends) until
+        // there is room.
         let journal = try Journal.open(forDatabase: path, durability: options.durability, creating: backlog != nil)
+        var unstored: [JournaledAppend] = []
         if let journal {
-            try logWriter.replay(journal)
-            try journal.reset()
+            unstored = try logWriter.replay(journal, keepingUnstored: backlog != nil && logWriter.fullDisk != nil)
+            if unstored.isEmpty { try journal.resetAndShrink() }
         }
         if let backlog, let journal {
             logWriter.backlog = backlog
-            logWriter.fullDisk?.changed = { backlog.setDiskFull($0) }
-            logWriter.fullDisk?.storePending = { [unowned logWriter] in
-                logWriter.ingest()
-                return backlog.isCaughtUp
-            }
             let front = WorkQueue<SequencerJob>()
             self.front = front
             sequencer = SequencerHandle(Sequencer(
-                journal: journal, backlog: backlog, observers: observers, options: options, path: path
+                journal: journal, backlog: backlog, unstored: unstored, observers: observers, options: options, path: path
             ) { work in queue.push(.admin(work)) })
         } else {
             front = nil

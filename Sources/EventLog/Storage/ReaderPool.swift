@@ -35,17 +35,18 @@ final class ReaderPool: Sendable {
         self.backlog = backlog
     }
 
-    /// Waits until every append acknowledged so far is in the database (at once unless journaled).
-    func catchUp() throws(EventLogError) {
-        try backlog?.waitUntilStored()
+    /// Waits until every append acknowledged so far is in the database (at once unless journaled); for
+    /// `catalog` reads, not while a full disk keeps them out (see `JournalBacklog.waitUntilStored`).
+    func catchUp(catalog: Bool = false) throws(EventLogError) {
+        try backlog?.waitUntilStored(allowingFullDisk: catalog)
     }
 
     /// An idle reader, or a new one, once the database holds every append acknowledged so far.
-    func checkOut() throws(EventLogError) -> ReaderConnection {
+    func checkOut(catalog: Bool = false) throws(EventLogError) -> ReaderConnection {
         guard !closed.load(ordering: .acquiring) else {
             throw EventLogError(.closed, "the event log was closed; open it again to read.", path: path)
         }
-        try catchUp()
+        try catchUp(catalog: catalog)
         if let reader = idle.withLock({ $0.popLast() }) { return reader }
         let connection = try SQLiteConnection(
             path: path, readOnly: options.readOnly, create: false,
@@ -63,8 +64,8 @@ final class ReaderPool: Sendable {
         }
     }
 
-    func withReader<R>(_ body: (ReaderConnection) throws -> R) throws -> R {
-        let reader = try checkOut()
+    func withReader<R>(catalog: Bool = false, _ body: (ReaderConnection) throws -> R) throws -> R {
+        let reader = try checkOut(catalog: catalog)
         defer { checkIn(reader) }
         return try body(reader)
     }
