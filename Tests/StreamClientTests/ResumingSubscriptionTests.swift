@@ -79,7 +79,7 @@ import Testing
         let start = subscriber.subscribe("s", from: .all, resume: true, reconnect: quick).start(collector.observer)
         #expect(try await waitForSubscribers(1, of: "s", on: subscriber))
         await fixture.stop()
-        #expect(await collector.wait(timeout: .seconds(30)) { $0.last?.error != nil })
+        #expect(await collector.wait { $0.last?.error != nil })
         guard case .daemonNotRunning(let path, _) = collector.terminal?.error else {
             Issue.record("expected the last connection error, got \(collector.events)")
             return

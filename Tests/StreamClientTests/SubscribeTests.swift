@@ -36,7 +36,7 @@ import Testing
         let collector = EventCollector<StoredEvent, StreamClientError>()
         // A credit far below the total: the stream only completes if credit is refilled as events arrive.
         let start = connection.subscribe("big", from: .all, credit: 64).start(collector.observer)
-        #expect(await collector.waitForValues(total, timeout: .seconds(15)))
+        #expect(await collector.waitForValues(total))
         #expect(collector.values.map(\.sequence) == (1...UInt64(total)).map { $0 })
         start.dispose()
         connection.close()

@@ -13,8 +13,9 @@ import Testing
     }
 
     /// The trickle, shortened: ~475 publishes a second, each waiting for its acknowledgement.
-    /// The release bar (5% of a core) is measured by `streambench --only trickle`; a debug build
-    /// costs more per publish, so this holds it to 25%, where spinning took 99% before.
+    /// The release figure is measured by `streambench --only trickle`; a debug build costs more per
+    /// publish, and more again while a full test run loads both cores (up to 29% was seen), so this
+    /// holds it to half a core: what it guards against is spinning, which took 99%.
     @Test func aTrickleOfPublishesCostsTheDefaultDaemonLittleCPU() throws {
         let directory = try ShortTemporaryDirectory()
         let daemon = try DaemonProcess.serving(directory)
@@ -34,6 +35,6 @@ import Testing
         }
         let elapsed = ContinuousClock.now - start
         let cores = (try Self.cpuSeconds(of: process) - cpuBefore) / (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-        #expect(cores < 0.25, "the daemon used \(cores) cores for a trickle of \(rate) publishes a second")
+        #expect(cores < 0.5, "the daemon used \(cores) cores for a trickle of \(rate) publishes a second")
     }
 }

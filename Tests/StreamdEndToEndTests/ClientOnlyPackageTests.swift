@@ -8,7 +8,7 @@ import Testing
 @Suite struct ClientOnlyPackageTests {
     static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
-    @Test func aProgramThatOnlyTalksToTheDaemonBuildsAndLinksWithoutSQLiteOrZlib() throws {
+    @Test func aProgramThatOnlyTalksToTheDaemonBuildsAndLinksWithoutSQLiteOrZlib() async throws {
         let directory = try ShortTemporaryDirectory()
         let root = directory.path + "/client-only"
         try FileManager.default.createDirectory(atPath: root + "/Sources/ClientOnly", withIntermediateDirectories: true)
@@ -27,9 +27,11 @@ import Testing
             """.write(toFile: root + "/Package.swift", atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(atPath: Self.package + "/Tests/Fixtures/ClientOnly/main.swift", toPath: root + "/Sources/ClientOnly/main.swift")
 
-        let build = try ToolProcess.run(
-            path: "/usr/bin/env", ["swift", "build", "--package-path", root],
-            environment: ["PKG_CONFIG_LIBDIR": directory.path + "/no-pkg-config"], timeout: 900)
+        let build = try await onOwnThread {
+            try ToolProcess.run(
+                path: "/usr/bin/env", ["swift", "build", "--package-path", root],
+                environment: ["PKG_CONFIG_LIBDIR": directory.path + "/no-pkg-config"], timeout: 900)
+        }
         try #require(build.status == 0, "the client-only package did not build: \(build)")
 
         let executable = root + "/.build/debug/ClientOnly"

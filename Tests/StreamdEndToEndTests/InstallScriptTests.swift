@@ -15,10 +15,10 @@ import Testing
 
     private func text(_ path: String) throws -> String { try String(contentsOfFile: path, encoding: .utf8) }
 
-    @Test func anInstallIntoATemporaryPrefixHasRunnableToolsManPagesCompletionsAndVerifiedUnits() throws {
+    @Test func anInstallIntoATemporaryPrefixHasRunnableToolsManPagesCompletionsAndVerifiedUnits() async throws {
         let directory = try ShortTemporaryDirectory()
         let prefix = directory.path + "/usr"
-        let result = try ToolProcess.run(path: "/bin/bash", [Self.package + "/Tools/install.sh", "--from", Self.builtDirectory, "--prefix", prefix], timeout: 300)
+        let result = try await onOwnThread { try ToolProcess.run(path: "/bin/bash", [Self.package + "/Tools/install.sh", "--from", Self.builtDirectory, "--prefix", prefix], timeout: 300) }
         try #require(result.status == 0, "install.sh failed: \(result)")
         try executablesPrintThePackageVersion(prefix)
         try manPagesRenderWithManAndDescribeTheOptionsAndVerbs(prefix)
@@ -115,9 +115,9 @@ import Testing
         #expect(security.status == 0, "systemd-analyze security scores the system service above 2.0 (of 10): \(security)")
     }
 
-    @Test func destdirStagesTheFilesWhileTheyNameThePrefix() throws {
+    @Test func destdirStagesTheFilesWhileTheyNameThePrefix() async throws {
         let staging = try ShortTemporaryDirectory()
-        let result = try ToolProcess.run(path: "/bin/bash", [Self.package + "/Tools/install.sh", "--from", Self.builtDirectory, "--prefix", "/opt/streamd", "--destdir", staging.path], timeout: 300)
+        let result = try await onOwnThread { try ToolProcess.run(path: "/bin/bash", [Self.package + "/Tools/install.sh", "--from", Self.builtDirectory, "--prefix", "/opt/streamd", "--destdir", staging.path], timeout: 300) }
         #expect(result.status == 0, "\(result)")
         #expect(FileManager.default.isExecutableFile(atPath: staging.path + "/opt/streamd/bin/streamctl"))
         #expect(try text(staging.path + "/opt/streamd/lib/systemd/system/streamd.service").contains("ExecStart=/opt/streamd/bin/streamd --socket-mode 660"))

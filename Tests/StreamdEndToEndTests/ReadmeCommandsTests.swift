@@ -11,7 +11,7 @@ import Testing
     /// service's commands need systemd as the machine's init (the units themselves are checked by
     /// `systemd-analyze verify` in `InstallScriptTests`).
     static let runByHandOnly = [
-        "Tools/ReactiveBench/run.sh", "../shared/peers/run-peers.sh",
+        "Tools/ReactiveBench/run.sh", "../shared/peers/run-peers.sh", "PEERS_CPU_LATENCY=0 ../shared/peers/run-peers.sh",
         "sudo systemd-sysusers", "sudo systemctl ", "systemctl --user ", "sudo usermod ", "export STREAMD_SOCKET=",
     ]
 
@@ -28,21 +28,22 @@ import Testing
         #expect(!commands.isEmpty)
         for command in commands {
             let known = command.hasPrefix("swift run -c release streambench")
+                || command.hasPrefix("STREAMD_CPU_LATENCY_REQUEST=1000 swift run -c release streambench")
                 || (Self.runByHandOnly + Self.runElsewhere).contains { command.hasPrefix($0) }
             #expect(known, "the README runs \(command), which no test runs")
         }
     }
 
-    @Test func theClientBenchmarkPrintsEveryFigureInThePeersForm() throws {
-        let result = try ToolProcess.run("streambench", ["--events", "2000", "--payload", "100", "--runs", "1"], timeout: 120)
+    @Test func theClientBenchmarkPrintsEveryFigureInThePeersForm() async throws {
+        let result = try await onOwnThread { try ToolProcess.run("streambench", ["--events", "2000", "--payload", "100", "--runs", "1"], timeout: 120) }
         #expect(result.status == 0, "\(result)")
         for metric in ["ping", "rtt", "publish", "replay", "many_publishers", "trickle_daemon_cpu", "latency_p50", "latency_p99", "latency_p999", "fanout_deliveries", "fanout_publish", "daemon_rss", "daemon_peak_rss"] {
             #expect(result.lines.contains { $0.hasPrefix("peer=streamd metric=\(metric) value=") && $0.contains(" unit=") }, "no \(metric) in \(result)")
         }
     }
 
-    @Test func theSoakPrintsItsFiguresAndWhetherEachBarHeld() throws {
-        let result = try ToolProcess.run("streambench", ["--soak", "--seconds", "2", "--idle", "40", "--payload", "100"], timeout: 120)
+    @Test func theSoakPrintsItsFiguresAndWhetherEachBarHeld() async throws {
+        let result = try await onOwnThread { try ToolProcess.run("streambench", ["--soak", "--seconds", "2", "--idle", "40", "--payload", "100"], timeout: 120) }
         #expect(result.status == 0, "\(result)")
         for metric in ["soak_quiet_publish", "soak_hostile_publish", "soak_daemon_hostile_cpu", "soak_paced_hostile_publish", "soak_daemon_paced_hostile_cpu", "soak_daemon_peak_rss", "soak_lost_events", "soak_half_sent_frames", "soak_idle_connections", "soak_oversized_ids", "soak_garbage", "soak_connect_storm"] {
             #expect(result.lines.contains { $0.hasPrefix("peer=streamd metric=\(metric) value=") }, "no \(metric) in \(result)")
@@ -51,8 +52,8 @@ import Testing
         #expect(result.standardError.components(separatedBy: "\n").filter { $0.hasPrefix("# held: ") || $0.hasPrefix("# MISSED: ") }.count == 5, "\(result)")
     }
 
-    @Test func theLogBenchmarkPrintsItsFigures() throws {
-        let result = try ToolProcess.run("streambench", ["--log", "--events", "2000", "--runs", "1", "--big", "2000"], timeout: 120)
+    @Test func theLogBenchmarkPrintsItsFigures() async throws {
+        let result = try await onOwnThread { try ToolProcess.run("streambench", ["--log", "--events", "2000", "--runs", "1", "--big", "2000"], timeout: 120) }
         #expect(result.status == 0, "\(result)")
         for metric in ["append_batched_normal", "replay_from_start", "stored_bytes_ratio", "append_one_per_commit_normal", "append_one_per_commit_normal_exclusive", "append_64_per_commit_normal"] {
             #expect(result.lines.contains { $0.hasPrefix("peer=streamd metric=\(metric) value=") }, "no \(metric) in \(result)")

@@ -20,8 +20,7 @@ import Testing
         prices.producer.map { $0 * 2 }.startWithValues { print($0) } // replays 203.0, then live values
 
         try await prices.append(102)
-        let deadline = ContinuousClock.now + .seconds(10)
-        while printed.withLock({ $0.count }) < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        await eventually { printed.withLock { $0.count } >= 2 }
         #expect(printed.withLock { $0 } == ["203.0", "204.0"])
         connection.close()
     }

@@ -149,7 +149,7 @@ final class Run: Sendable {
 
     /// What was delivered once the producer has ended; throws if it does not end in time.
     func finished() async throws -> Outcome {
-        guard await eventually(timeout: .seconds(20), { self.snapshot.ending != nil }) else {
+        guard await eventually({ self.snapshot.ending != nil }) else {
             throw TestFailure("the producer did not end; it delivered \(snapshot.values)")
         }
         return snapshot

@@ -64,33 +64,22 @@ final class EventCollector<Value: Sendable, Failure: Error>: Sendable {
 
     /// Waits (polling, up to `timeout`) until `condition` holds; returns whether it did.
     @discardableResult
-    func wait(timeout: Duration = .seconds(5), until condition: ([Event<Value, Failure>]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if state.withLock({ condition($0) }) { return true }
-            try? await Task.sleep(for: .milliseconds(2))
-        }
-        return state.withLock { condition($0) }
+    func wait(timeout: Duration = patience, until condition: ([Event<Value, Failure>]) -> Bool) async -> Bool {
+        await eventually(timeout: timeout) { state.withLock { condition($0) } }
     }
 
     /// Waits until `count` values have arrived.
     @discardableResult
-    func waitForValues(_ count: Int, timeout: Duration = .seconds(20)) async -> Bool {
-        await wait(timeout: timeout) { $0.count { $0.value != nil } >= count }
+    func waitForValues(_ count: Int) async -> Bool {
+        await wait { $0.count { $0.value != nil } >= count }
     }
 }
 
 /// Bytes of a short string, for payloads.
 func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-/// Asks the daemon (up to a deadline) until `stream` has `count` live subscribers; returns whether it did.
+/// Asks the daemon until `stream` has `count` live subscribers; returns whether it did.
 @discardableResult
 func waitForSubscribers(_ count: UInt32, of stream: String, on connection: StreamConnection) async throws -> Bool {
-    // Long: in a full parallel run the in-process daemon waits its turn behind hundreds of tests.
-    let deadline = ContinuousClock.now + .seconds(20)
-    while ContinuousClock.now < deadline {
-        if try await connection.streamInfo(stream).subscribers == count { return true }
-        try await Task.sleep(for: .milliseconds(2))
-    }
-    return false
+    try await eventually { try await connection.streamInfo(stream).subscribers == count }
 }

@@ -18,21 +18,10 @@ final class Collector: Sendable {
 
     /// Waits until `count` values have arrived (or the subscription ended); returns whether they did.
     @discardableResult
-    func waitForValues(_ count: Int, timeout: Duration = .seconds(20)) async -> Bool {
-        await eventually(timeout: timeout) { self.count >= count || self.terminal != nil }
+    func waitForValues(_ count: Int) async -> Bool {
+        await eventually { self.count >= count || self.terminal != nil }
         return self.count >= count
     }
-}
-
-/// Polls `condition` until it holds or `timeout` passes; returns whether it held.
-@discardableResult
-func eventually(timeout: Duration = .seconds(20), _ condition: () async throws -> Bool) async rethrows -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return try await condition()
 }
 
 /// Bytes of a short string, for payloads.
