@@ -100,16 +100,7 @@ import Testing
         let log = try EventLog(path: dir.file(), options: options)
         try log.createStream("s")
         try log.createStream("t")
-        var acknowledged: UInt64 = 0
-        var failure: EventLogError?
-        for index in 0..<1_000 {
-            do {
-                acknowledged = try log.append(incompressibleBytes(2_000, seed: UInt64(index + 1)), to: "s").sequence
-            } catch let error as EventLogError {
-                failure = error
-                break
-            }
-        }
+        let (acknowledged, failure) = appendUntilRefused(to: "s", of: log, atMost: 1_000)
         let error = try #require(failure)
         #expect(error.code == .diskFull, "\(error)")
         #expect(error.stream == "s")

@@ -89,3 +89,17 @@ final class ManualClock: Sendable {
         return options
     }
 }
+
+/// Appends events of 2 000 incompressible bytes (event N made with seed N) to `stream` until the log
+/// refuses one or `count` went in; returns the last sequence acknowledged and the refusal.
+func appendUntilRefused(to stream: String, of log: EventLog, atMost count: Int) -> (acknowledged: UInt64, refusal: EventLogError?) {
+    var acknowledged: UInt64 = 0
+    for index in 0..<count {
+        do {
+            acknowledged = try log.append(incompressibleBytes(2_000, seed: UInt64(index + 1)), to: stream).sequence
+        } catch {
+            return (acknowledged, error as? EventLogError)
+        }
+    }
+    return (acknowledged, nil)
+}

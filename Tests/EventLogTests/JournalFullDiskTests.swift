@@ -15,16 +15,7 @@ import Testing
         defer { log.close() }
         try log.createStream("s")
         try log.createStream("t")
-        var acknowledged: UInt64 = 0
-        var refusal: EventLogError?
-        for index in 0..<20_000 {
-            do {
-                acknowledged = try log.append(incompressibleBytes(2_000, seed: UInt64(index + 1)), to: "s").sequence
-            } catch let error as EventLogError {
-                refusal = error
-                break
-            }
-        }
+        let (acknowledged, refusal) = appendUntilRefused(to: "s", of: log, atMost: 20_000)
         let error = try #require(refusal, "the database should have filled")
         #expect(error.code == .diskFull, "\(error)")
         #expect(acknowledged > 0)
@@ -45,18 +36,14 @@ import Testing
     }
 
     @Test func aLogOpenedOnAFullDiskKeepsWhatOnlyItsJournalHeldAndStoresItOnceThereIsRoom() throws {
-        let dir = TemporaryDirectory(), crash = TemporaryDirectory()
+        let crash = TemporaryDirectory()
         let payload = { (index: Int) in incompressibleBytes(2_000, seed: UInt64(index + 1)) }
-        let log = try EventLog(path: dir.file(), options: JournalTests.journaled())
-        try log.createStream("s")
-        try log.createStream("filler")
-        for index in 0..<40 { try log.append(incompressibleBytes(2_000, seed: UInt64(1_000 + index)), to: "filler") }
-        for index in 0..<5 { try log.append(payload(index), to: "s") }
-        let release = JournalTests.holdWriter(of: log)
-        for index in 5..<25 { try log.append(payload(index), to: "s") }
-        let image = try JournalTests.crashImage(of: dir.file(), into: crash)
-        release.signal()
-        log.close()
+        let image = try JournalTests.imageWithJournalOnly((5..<25).map(payload), in: crash) { log in
+            try log.createStream("s")
+            try log.createStream("filler")
+            for index in 0..<40 { try log.append(incompressibleBytes(2_000, seed: UInt64(1_000 + index)), to: "filler") }
+            for index in 0..<5 { try log.append(payload(index), to: "s") }
+        }
 
         // The database may not grow: the 20 appends only the journal held do not fit.
         var options = JournalTests.journaled()

@@ -18,7 +18,7 @@ import Testing
     /// Holds the log's writer inside a job of its own (after it stored what waited) until `release`
     /// is signalled, so appends made meanwhile stay in the journal only. (Append to a stream once
     /// before: the sequencer asks the writer about a stream the first time.)
-    static func holdWriter(of log: EventLog) -> DispatchSemaphore {
+    private static func holdWriter(of log: EventLog) -> DispatchSemaphore {
         let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         #expect(log.queue.push(.admin { _ in
             holding.signal()
@@ -30,12 +30,28 @@ import Testing
 
     /// Copies the database, its WAL and its journal to `directory` as they are now: what a crash of
     /// the process at this moment would leave on disk.
-    static func crashImage(of path: String, into directory: TemporaryDirectory) throws -> String {
+    private static func crashImage(of path: String, into directory: TemporaryDirectory) throws -> String {
         let copy = directory.file()
         for suffix in ["", "-wal", ".journal", ".marks"] where FileManager.default.fileExists(atPath: path + suffix) {
             try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)
         }
         return copy
+    }
+
+    /// A crash image in `crash` of a journaled log that `setUp` filled (appending to "s" at least once)
+    /// and whose last appends, `journalOnly` to "s", are in its journal and not in its database.
+    static func imageWithJournalOnly(
+        _ journalOnly: [[UInt8]], in crash: TemporaryDirectory, after setUp: (EventLog) throws -> Void
+    ) throws -> String {
+        let dir = TemporaryDirectory()
+        let log = try EventLog(path: dir.file(), options: journaled())
+        try setUp(log)
+        let release = holdWriter(of: log)
+        for payload in journalOnly { try log.append(payload, to: "s") }
+        let image = try crashImage(of: dir.file(), into: crash)
+        release.signal()
+        log.close()
+        return image
     }
 
     @Test(arguments: [Durability.normal, .full])
@@ -107,15 +123,11 @@ import Testing
     }
 
     @Test func whatOnlyTheJournalHeldIsStoredWhenTheLogOpensAgain() throws {
-        let dir = TemporaryDirectory(), crash = TemporaryDirectory()
-        let log = try EventLog(path: dir.file(), options: Self.journaled())
-        try log.createStream("s")
-        for index in 0..<10 { try log.append(samplePayload(index), to: "s") }
-        let release = Self.holdWriter(of: log)
-        for index in 10..<30 { try log.append(samplePayload(index), to: "s") }
-        let image = try Self.crashImage(of: dir.file(), into: crash)
-        release.signal()
-        log.close()
+        let crash = TemporaryDirectory()
+        let image = try Self.imageWithJournalOnly((10..<30).map(samplePayload), in: crash) { log in
+            try log.createStream("s")
+            for index in 0..<10 { try log.append(samplePayload(index), to: "s") }
+        }
 
         let journal = try #require(try Journal.openForReading(forDatabase: image))
         #expect(try journal.records().reduce(0) { $0 + $1.payloads.count } == 30, "the image's journal holds every append since it started over")
@@ -131,15 +143,11 @@ import Testing
     }
 
     @Test func aLogOpenedWithoutTheJournalStillStoresWhatAJournalLeft() throws {
-        let dir = TemporaryDirectory(), crash = TemporaryDirectory()
-        let log = try EventLog(path: dir.file(), options: Self.journaled())
-        try log.createStream("s")
-        try log.append(samplePayload(0), to: "s")
-        let release = Self.holdWriter(of: log)
-        for index in 1..<5 { try log.append(samplePayload(index), to: "s") }
-        let image = try Self.crashImage(of: dir.file(), into: crash)
-        release.signal()
-        log.close()
+        let crash = TemporaryDirectory()
+        let image = try Self.imageWithJournalOnly((1..<5).map(samplePayload), in: crash) { log in
+            try log.createStream("s")
+            try log.append(samplePayload(0), to: "s")
+        }
 
         let plain = try EventLog(path: image)
         defer { plain.close() }
@@ -148,15 +156,11 @@ import Testing
     }
 
     @Test func aReadOnlyOpenRefusesALogWhoseJournalHoldsEventsTheDatabaseDoesNot() throws {
-        let dir = TemporaryDirectory(), crash = TemporaryDirectory()
-        let log = try EventLog(path: dir.file(), options: Self.journaled())
-        try log.createStream("s")
-        try log.append(samplePayload(0), to: "s")
-        let release = Self.holdWriter(of: log)
-        for index in 1..<8 { try log.append(samplePayload(index), to: "s") }
-        let image = try Self.crashImage(of: dir.file(), into: crash)
-        release.signal()
-        log.close()
+        let crash = TemporaryDirectory()
+        let image = try Self.imageWithJournalOnly((1..<8).map(samplePayload), in: crash) { log in
+            try log.createStream("s")
+            try log.append(samplePayload(0), to: "s")
+        }
 
         var readOnly = EventLogOptions()
         readOnly.readOnly = true

@@ -15,9 +15,7 @@ import Testing
 
     @Test func theProgramHoldsTheReadmeBlockVerbatim() throws {
         let block = try #require(try ReadmeBlocks.swiftBlock(startingWith: "import EventLog\n\nlet log"), "no README block starts with import EventLog")
-        let program = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Tools/readme-persistent/main.swift")
-        let missing = ReadmeBlocks.missingLine(of: block, in: try String(contentsOf: program, encoding: .utf8))
+        let missing = try ReadmeBlocks.missingLine(of: block, inTool: "readme-persistent")
         #expect(missing == nil, "README line not in Tools/readme-persistent/main.swift, in order: \(missing ?? "")")
     }
 }

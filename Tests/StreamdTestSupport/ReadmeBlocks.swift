@@ -4,12 +4,12 @@ import Foundation
 /// its block, in order, and checks that with `missingLine(of:in:)`, so the README cannot drift from
 /// code that compiles and does what it says.
 public enum ReadmeBlocks {
+    private static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
     /// The package's README.md.
     public static var readme: String {
-        get throws {
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            return try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
-        }
+        get throws { try String(contentsOf: packageRoot.appendingPathComponent("README.md"), encoding: .utf8) }
     }
 
     /// The README's ```swift block that starts with `prefix`, or nil.
@@ -29,5 +29,10 @@ public enum ReadmeBlocks {
             remaining = remaining[found.upperBound...]
         }
         return nil
+    }
+
+    /// `missingLine(of:in:)` for the program `Tools/<tool>/main.swift` of this package.
+    public static func missingLine(of block: String, inTool tool: String) throws -> String? {
+        missingLine(of: block, in: try String(contentsOf: packageRoot.appendingPathComponent("Tools/\(tool)/main.swift"), encoding: .utf8))
     }
 }
