@@ -23,10 +23,11 @@ struct JournaledAppend: Sendable {
 /// `bytesPerBatch` bytes wait, `delay` after the first one otherwise, and at once when someone waits:
 /// a stream of single publishes then costs one SQLite transaction every 20 ms, not one each. (At a
 /// trickle of 475 publishes a second the daemon spent 0.098 of a core with 5 ms and 0.065 with 20 ms;
-/// nobody waits for the delay: a reader asks for the batch at once, and live observers were told when
-/// the append was acknowledged.) A batch the writer could not store goes back to the front and is tried again after
-/// `retryDelay`; meanwhile readers get the writer's error, and so does the sequencer, which then
-/// refuses appends rather than let the journal grow.
+/// nobody waits for the delay: a reader asks for the batch at once, and live observers were told
+/// when the append was acknowledged.) A batch the writer could not store goes back to the front and
+/// is tried again after `retryDelay`; meanwhile readers hear why (catalog reads not, on a full disk:
+/// they answer from the database), and so does the sequencer, which then refuses appends rather than
+/// let the journal grow.
 ///
 /// Thread-safety: Sendable; the state sits behind a Mutex, and `kick` runs outside it.
 final class JournalBacklog: Sendable {
