@@ -30,7 +30,7 @@ import Testing
 
     /// Copies the database, its WAL and its journal to `directory` as they are now: what a crash of
     /// the process at this moment would leave on disk.
-    private static func crashImage(of path: String, into directory: TemporaryDirectory) throws -> String {
+    static func crashImage(of path: String, into directory: TemporaryDirectory) throws -> String {
         let copy = directory.file()
         for suffix in ["", "-wal", ".journal", ".marks"] where FileManager.default.fileExists(atPath: path + suffix) {
             try FileManager.default.copyItem(atPath: path + suffix, toPath: copy + suffix)

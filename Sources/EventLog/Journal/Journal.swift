@@ -84,14 +84,30 @@ final class Journal {
     }
 
     /// Writes `records` (encoded with `encode`) after the ones before, and syncs them with `full`
-    /// durability; once this returns they survive a crash. On failure nothing counts as written: the
-    /// next write goes to the same place.
+    /// durability; once this returns they survive a crash. On failure nothing counts as written: no
+    /// record of the write is read back (a disk that filled part-way through the group leaves whole
+    /// records of it behind, which its callers were told failed), and the next write goes to the same
+    /// place.
     func append(_ bytes: [UInt8]) throws(EventLogError) {
         guard bytes.withUnsafeBytes({ file.write($0, at: end) }) else {
-            throw failure("could not be written")
+            let error = failure("could not be written")
+            discardPastEnd()
+            throw error
         }
-        if syncsEachWrite, fdatasync(file.descriptor) != 0 { throw failure("could not be synced to disk") }
+        if syncsEachWrite, fdatasync(file.descriptor) != 0 {
+            let error = failure("could not be synced to disk")
+            discardPastEnd()
+            throw error
+        }
         end += bytes.count
+    }
+
+    /// Cuts the file at `end` (which needs no room, and gives back what the failed write took), or
+    /// should that fail, zeroes the length of the record that would follow, so that no scan reads on.
+    private func discardPastEnd() {
+        guard ftruncate(file.descriptor, off_t(end)) != 0 else { return }
+        let zeros = [UInt8](repeating: 0, count: JournalRecord.prefixBytes)
+        _ = zeros.withUnsafeBytes { file.write($0, at: end) }
     }
 
     /// The journal bytes of `records`, checked under the current generation.

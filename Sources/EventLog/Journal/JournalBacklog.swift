@@ -156,10 +156,7 @@ final class JournalBacklog: Sendable {
             let outcome = state.withLock { state -> Result<Bool, EventLogError> in
                 if state.stored >= state.written { return .success(true) }
                 if let failure = state.failure {
-                    if allowingFullDisk && failure.code == .diskFull { return .success(true) }
-                    return .failure(EventLogError(
-                        failure.code, "reads wait while acknowledged appends cannot be moved from the journal into the database: \(failure.message)",
-                        path: failure.path))
+                    return allowingFullDisk && failure.code == .diskFull ? .success(true) : .failure(failure)
                 }
                 state.waiters.append((state.written, wake))
                 return .success(false)

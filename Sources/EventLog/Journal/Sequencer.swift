@@ -154,17 +154,23 @@ final class Sequencer: QueueCommitter {
             }
             return FullDiskGuard.refusal(path: path)
         }
-        guard let failure else { return nil }
-        return EventLogError(
-            failure.code,
-            "appends are refused while the log cannot move its journal into the database: \(failure.message)",
-            path: path)
+        return failure.map(refusal(because:))
+    }
+
+    /// The refusal of appends while the writer cannot store what the journal holds.
+    private func refusal(because failure: EventLogError) -> EventLogError {
+        EventLogError(
+            failure.code, "appends are refused while the log cannot move its journal into the database: \(failure.message)", path: path)
     }
 
     /// Starts the journal over once it has grown past `resetBytes`, after the writer stored all it holds.
     private func makeRoom() throws(EventLogError) {
         guard journal.end >= Self.resetBytes else { return }
-        try backlog.waitUntilStored()
+        do {
+            try backlog.waitUntilStored()
+        } catch {
+            throw refusal(because: error)
+        }
         try journal.reset()
     }
 

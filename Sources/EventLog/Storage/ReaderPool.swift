@@ -38,7 +38,14 @@ final class ReaderPool: Sendable {
     /// Waits until every append acknowledged so far is in the database (at once unless journaled); for
     /// `catalog` reads, not while a full disk keeps them out (see `JournalBacklog.waitUntilStored`).
     func catchUp(catalog: Bool = false) throws(EventLogError) {
-        try backlog?.waitUntilStored(allowingFullDisk: catalog)
+        do {
+            try backlog?.waitUntilStored(allowingFullDisk: catalog)
+        } catch {
+            throw EventLogError(
+                error.code,
+                "reads are refused until the log can move the appends it acknowledged from its journal into the database, which failed: \(error.message)",
+                path: path)
+        }
     }
 
     /// An idle reader, or a new one, once the database holds every append acknowledged so far.
