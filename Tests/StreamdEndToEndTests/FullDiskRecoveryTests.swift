@@ -39,11 +39,25 @@ import Testing
         try ToolProcess.run("streamctl", ["--socket", socket] + arguments, input: input, timeout: 120)
     }
 
-    /// Publishes to `stream` until the daemon answers `storage_full`. (A small event may still fit
-    /// afterwards: a failed batch of 1 000 lines leaves room that the log finds again.)
-    private func fill(_ socket: String, _ stream: String) throws {
+    /// Publishes to `stream` until the daemon answers `storage_full`, and returns how many events it
+    /// acknowledged. (A small event may still fit afterwards: a failed batch of 1 000 lines leaves
+    /// room that the log finds again.)
+    @discardableResult
+    private func fill(_ socket: String, _ stream: String) throws -> UInt64 {
         let result = try streamctl(socket, ["publish", stream], input: Self.lines)
         #expect(result.status == 1 && result.standardError.contains("storage_full"), "the disk should have filled: \(result)")
+        // Batches go one after another: the refused one starts on the line after the last acknowledged.
+        guard let refused = result.standardError.firstMatch(of: /lines? (\d+)/), let first = UInt64(refused.1) else {
+            throw TestFailure("no refused line named: \(result)")
+        }
+        return first - 1
+    }
+
+    /// The last sequence of `stream`, from `streamctl info --json`.
+    private func lastSequence(_ socket: String, _ stream: String) throws -> UInt64? {
+        let result = try streamctl(socket, ["info", stream, "--json"])
+        let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        return (object?["last_sequence"] as? NSNumber)?.uint64Value
     }
 
     private func expectPublishes(_ socket: String, _ stream: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
@@ -78,7 +92,7 @@ import Testing
         var daemon = try serve(disk)
 
         // Truncation frees room, and publishing resumes.
-        try fill(socket, "s0")
+        var acknowledged = try fill(socket, "s0")
         let truncated = try streamctl(socket, ["truncate", "s0", "--keep", "1"])
         #expect(truncated.status == 0, "\(truncated)")
         try expectPublishes(socket, "s1")
@@ -93,13 +107,14 @@ import Testing
 
         // Full again, then killed and restarted while full (the WAL still holds its pages, the
         // reserve is given back): a byte limit frees room.
-        try fill(socket, "s0")
+        acknowledged += try fill(socket, "s0")
         daemon.signal(SIGKILL)
         _ = daemon.waitForExit()
         daemon = try serve(disk)
         let configured = try streamctl(socket, ["config", "s0", "--max-bytes", "100000"])
         #expect(configured.status == 0, "\(configured)")
         try expectPublishes(socket, "s1")
+        #expect(try lastSequence(socket, "s0") == acknowledged, "every event acknowledged before the SIGKILL is back")
 
         // Full again: deleting the stream frees room.
         try fill(socket, "s2")
