@@ -196,7 +196,9 @@ struct StreamdProcessTests {
             // Requests come, so a keeper would be at work now.
             #expect(try ToolProcess.run("streamctl", ["--socket", directory.socket, "publish", "s", "x"]).status == 0)
             let process = daemon.process.processIdentifier
-            #expect(try idlePriorityThreads(of: process) == (spins ? spinners : 0), "\(arguments) \(environment)")
+            #expect(try threads(of: process, withPolicy: IdleSpinner.idlePolicy) == (spins ? spinners : 0), "\(arguments) \(environment)")
+            // The log's writer, a batch thread whatever the options: it yields on wake-up, never starves.
+            #expect(try threads(of: process, withPolicy: 3 /* SCHED_BATCH */) == 1, "\(arguments) \(environment)")
             #expect(try openFiles(of: process).contains(CPULatencyRequest.defaultDevicePath) == requests, "\(arguments) \(environment)")
             daemon.signal(SIGTERM)
             #expect(daemon.waitForExit() == 0)
@@ -223,17 +225,17 @@ struct StreamdProcessTests {
         }
     }
 
-    /// How many of `process`'s threads run at the kernel's idle priority (`SCHED_IDLE`). Counted by
-    /// policy, not by name: a spinner's name ("idle-spinner") was seen replaced by a Dispatch
-    /// worker's in about one start in six.
-    private func idlePriorityThreads(of process: Int32) throws -> Int {
+    /// How many of `process`'s threads run under scheduling `policy` (`SCHED_IDLE` for the spinners,
+    /// `SCHED_BATCH` for the journaled log's writer). Counted by policy, not by name: a spinner's name
+    /// ("idle-spinner") was seen replaced by a Dispatch worker's in about one start in six.
+    private func threads(of process: Int32, withPolicy policy: Int32) throws -> Int {
         let tasks = "/proc/\(process)/task"
         return try FileManager.default.contentsOfDirectory(atPath: tasks).filter { task in
             // Field 41 of stat is the policy; fields after the parenthesised name are space-separated.
             guard let stat = try? String(contentsOfFile: "\(tasks)/\(task)/stat", encoding: .utf8),
                   let end = stat.range(of: ") ", options: .backwards) else { return false }
             let fields = stat[end.upperBound...].split(separator: " ")
-            return fields.count > 41 - 3 && Int32(fields[41 - 3]) == IdleSpinner.idlePolicy
+            return fields.count > 41 - 3 && Int32(fields[41 - 3]) == policy
         }.count
     }
 
