@@ -198,7 +198,7 @@ struct StreamdProcessTests {
             let process = daemon.process.processIdentifier
             #expect(try threads(of: process, withPolicy: IdleSpinner.idlePolicy) == (spins ? spinners : 0), "\(arguments) \(environment)")
             // The log's writer, a batch thread whatever the options: it yields on wake-up, never starves.
-            #expect(try threads(of: process, withPolicy: 3 /* SCHED_BATCH */) == 1, "\(arguments) \(environment)")
+            #expect(try threads(of: process, withPolicy: EventLog.writerPolicy) == 1, "\(arguments) \(environment)")
             #expect(try openFiles(of: process).contains(CPULatencyRequest.defaultDevicePath) == requests, "\(arguments) \(environment)")
             daemon.signal(SIGTERM)
             #expect(daemon.waitForExit() == 0)

@@ -25,14 +25,7 @@ extension LogWriter {
             }
             let batch = Array(appends[start..<end])
             do {
-                try store(batch)
-            } catch where error.code == .diskFull && fullDisk?.filled(connection) == true {
-                do {
-                    try store(batch)
-                } catch where error.code == .diskFull && keepingUnstored {
-                    journal.resume(after: records)
-                    return Array(appends[start...])
-                }
+                try storeMakingRoom(batch)
             } catch where error.code == .diskFull && keepingUnstored {
                 journal.resume(after: records)
                 return Array(appends[start...])

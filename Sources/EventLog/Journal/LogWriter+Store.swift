@@ -13,19 +13,21 @@ extension LogWriter {
             return
         }
         do {
-            try store(appends)
-        } catch where error.code == .diskFull && fullDisk?.filled(connection) == true {
-            do {
-                try store(appends)
-            } catch {
-                backlog.failed(appends, because: error)
-                return
-            }
+            try storeMakingRoom(appends)
         } catch {
             backlog.failed(appends, because: error)
             return
         }
         backlog.stored(reaching: position)
+    }
+
+    /// `store`, tried once more after a full disk made what room it could (`FullDiskGuard.filled`).
+    func storeMakingRoom(_ appends: [JournaledAppend]) throws(EventLogError) {
+        do {
+            try store(appends)
+        } catch where error.code == .diskFull && fullDisk?.filled(connection) == true {
+            try store(appends)
+        }
     }
 
     /// Writes `appends` into the database in one transaction, in order, as their journal records say.

@@ -33,6 +33,14 @@ public final class EventLog: Sendable {
     private let writerFinished = DispatchSemaphore(value: 0)
     /// The writer, for synchronous appenders that lead a commit; nil for a read-only log.
     private let writer: WriterHandle?
+    /// The scheduling policy of a journaled log's writer thread: `SCHED_BATCH` of `<linux/sched.h>`,
+    /// which Glibc declares only under `_GNU_SOURCE`. The writer only moves acknowledged appends into
+    /// the database: as a batch thread its wake-ups do not preempt the threads that answer, yet it
+    /// keeps its fair share of the CPU. At nice 10 it measured the same within the noise (5
+    /// alternating runs), but a busy neighbour at nice 0 took ten times its share, and reads and
+    /// journal resets waited.
+    package static let writerPolicy: Int32 = 3
+
     /// A journaled log's sequencer and its queue (see `Sequencer`); nil otherwise.
     private let sequencer: SequencerHandle?
     private let front: WorkQueue<SequencerJob>?
@@ -167,14 +175,9 @@ public final class EventLog: Sendable {
         let finished = writerFinished
         let journaled = backlog != nil
         let thread = Thread {
-            // A journaled log's writer only moves acknowledged appends into the database: as a batch
-            // thread (SCHED_BATCH, 3, which Glibc's overlay does not export; this thread alone on
-            // Linux) its wake-ups do not preempt the threads that answer, yet it keeps its fair share
-            // of the CPU. At nice 10 it measured the same within the noise (5 alternating runs), but a
-            // busy neighbour at nice 0 took ten times its share, and reads and journal resets waited.
             if journaled {
                 var parameters = sched_param()
-                _ = sched_setscheduler(0, 3, &parameters)
+                _ = sched_setscheduler(0, EventLog.writerPolicy, &parameters)
             }
             writer.writer?.run(queue)
             finished.signal()

@@ -9,12 +9,12 @@ import Glibc
 /// observer told once, and appends are refused without trying, so they cannot take the space that
 /// deletes and truncations need. Left, after each such change or (at most once a second) when an
 /// append is refused, once a checkpoint copied the whole WAL into the database and truncated it, a
-/// journaled log stored what it acknowledged meanwhile, and the reserve could be allocated again. While the log is full the database file does not shrink
-/// (`SpaceReclaimer` waits: its steps write to the WAL): what a delete frees stays inside it, on
-/// SQLite's freelist, and appends reuse it. The file system space comes back from the WAL: truncating
-/// it frees what it held, the reserve takes its share, and the WAL grows again into the rest while
-/// appends fill the freed pages. Once the log has room, the next large deletion's pages are given
-/// back (or `compact()` gives them back at once).
+/// journaled log stored what it acknowledged meanwhile, and the reserve could be allocated again.
+/// While the log is full the database file does not shrink (`SpaceReclaimer` waits: its steps write
+/// to the WAL): what a delete frees stays inside it, on SQLite's freelist, and appends reuse it. The
+/// file system space comes back from the WAL: truncating it frees what it held, the reserve takes its
+/// share, and the WAL grows again into the rest while appends fill the freed pages. Once the log has
+/// room, the next large deletion's pages are given back (or `compact()` gives them back at once).
 ///
 /// Thread-safety: not Sendable; the log's writer owns it and uses it on its thread only.
 final class FullDiskGuard {
