@@ -94,7 +94,7 @@ public final class ChildProcess: @unchecked Sendable {
     /// Once the process has exited, its output is waited for until the end of file, but for 2 s at
     /// most: should another process hold the other end open, what the child wrote has arrived by then
     /// (callers check the output they expect).
-    public func waitForExit(timeout: TimeInterval = 30) throws -> Int32 {
+    public func waitForExit(timeout: TimeInterval = patience.timeInterval) throws -> Int32 {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         while !exited, condition.wait(until: deadline) {}
@@ -115,7 +115,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Runs `name` to its end and returns its standard output lines; throws unless it exits 0.
-    public static func run(_ name: String, _ arguments: [String], timeout: TimeInterval = 30) throws -> [String] {
+    public static func run(_ name: String, _ arguments: [String], timeout: TimeInterval = patience.timeInterval) throws -> [String] {
         let child = try ChildProcess(name, arguments)
         let status = try child.waitForExit(timeout: timeout)
         guard status == 0 else { throw TestFailure("\(name) \(arguments.joined(separator: " ")) exited \(status): \(child.standardError)") }

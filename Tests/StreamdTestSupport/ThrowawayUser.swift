@@ -60,7 +60,7 @@ public final class ThrowawayUser: @unchecked Sendable {
     }
 
     /// Runs `executable` with `arguments` as this user (through `runuser`) to its end.
-    public func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = 30) throws -> CommandResult {
+    public func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:], timeout: TimeInterval = patience.timeInterval) throws -> CommandResult {
         try ToolProcess.run(path: "/usr/sbin/runuser", ["-u", name, "--", executable] + arguments, environment: environment, timeout: timeout)
     }
 

@@ -125,7 +125,7 @@ public final class ToolProcess: @unchecked Sendable {
     }
 
     /// Waits for the exit (killing the process after `timeout` seconds) and returns what it printed.
-    public func finish(timeout: TimeInterval = 30) -> CommandResult {
+    public func finish(timeout: TimeInterval = patience.timeInterval) -> CommandResult {
         let exited = DispatchSemaphore(value: 0)
         let process = self.process
         // The status as `waitForExitStatus` read it: Foundation may still call the process running
@@ -136,14 +136,18 @@ public final class ToolProcess: @unchecked Sendable {
             status.withLock { $0 = ended }
             exited.signal()
         }
-        if exited.wait(timeout: .now() + timeout) == .timedOut {
+        let killed = exited.wait(timeout: .now() + timeout) == .timedOut
+        if killed {
             kill(process.processIdentifier, SIGKILL)
             exited.wait()
         }
         let deadline = Date(timeIntervalSinceNow: 5)
         condition.lock()
         while closedPipes < 2, condition.wait(until: deadline) {}
-        let result = CommandResult(status: process.isRunning ? status.withLock { $0 } ?? -1 : process.terminationStatus, output: output, standardError: errorText)
+        // Said on standard error, or a command cut short would read as one that failed by itself.
+        let note = killed ? "\n[the test killed the command: it had not exited within \(timeout) s]\n" : ""
+        let result = CommandResult(
+            status: process.isRunning ? status.withLock { $0 } ?? -1 : process.terminationStatus, output: output, standardError: errorText + note)
         condition.unlock()
         return result
     }
@@ -159,14 +163,14 @@ public final class ToolProcess: @unchecked Sendable {
 
     /// Runs the executable at `path` to its end and returns what it printed.
     public static func run(
-        path: String, _ arguments: [String], environment: [String: String] = [:], input: Data? = nil, timeout: TimeInterval = 30
+        path: String, _ arguments: [String], environment: [String: String] = [:], input: Data? = nil, timeout: TimeInterval = patience.timeInterval
     ) throws -> CommandResult {
         try ToolProcess(path: path, arguments, environment: environment, input: input).finish(timeout: timeout)
     }
 
     /// Runs the executable `name` to its end and returns what it printed.
     public static func run(
-        _ name: String, _ arguments: [String], environment: [String: String] = [:], input: Data? = nil, timeout: TimeInterval = 30
+        _ name: String, _ arguments: [String], environment: [String: String] = [:], input: Data? = nil, timeout: TimeInterval = patience.timeInterval
     ) throws -> CommandResult {
         try ToolProcess(name, arguments, environment: environment, input: input).finish(timeout: timeout)
     }

@@ -8,6 +8,14 @@ import Foundation
 /// so an async test may wait minutes between two of its steps. A passing test never waits this long.
 public let patience: Duration = .seconds(300)
 
+extension Duration {
+    /// The duration in seconds, for the Foundation and Dispatch calls that take a `TimeInterval`.
+    public var timeInterval: TimeInterval {
+        let (seconds, attoseconds) = components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
+
 /// Asks `condition` every 100 µs until it holds or `timeout` passes; whether it came to hold.
 ///
 /// For conditions that other threads bring about, where there is nothing to wait on: never sleep a
