@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "Reactive", targets: ["Reactive"]),
         .library(name: "StreamModel", targets: ["StreamModel"]),
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "PostgresLog", targets: ["PostgresLog"]),
         .library(name: "StreamProtocol", targets: ["StreamProtocol"]),
         .library(name: "StreamServer", targets: ["StreamServer"]),
         .library(name: "StreamClient", targets: ["StreamClient"]),
@@ -37,6 +38,13 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         .target(name: "CSQLiteWriteMerge", dependencies: ["CSQLite"]),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .target(name: "PostgresLog", dependencies: ["EventLog", "StreamModel", "CLibPQ"]),
+        .testTarget(name: "PostgresLogTests", dependencies: ["PostgresLog", "EventLog", "StreamModel", "StreamdTestSupport"]),
         .target(
             name: "EventLog",
             dependencies: [

@@ -18,6 +18,15 @@ public struct CommittedAppend: Sendable {
     /// When the stream was created (see `StreamInfo.created`): which life of the stream this commit
     /// belongs to.
     public let streamCreated: Int64
+
+    package init(stream: String, firstSequence: UInt64, lastSequence: UInt64, timestamp: Int64, events: [LogEvent], streamCreated: Int64) {
+        self.stream = stream
+        self.firstSequence = firstSequence
+        self.lastSequence = lastSequence
+        self.timestamp = timestamp
+        self.events = events
+        self.streamCreated = streamCreated
+    }
 }
 
 /// A registration made by `EventLog.observeAppends`; cancel it (or let it go) to stop the callbacks.
@@ -49,7 +58,7 @@ public final class AppendObservation: Sendable {
 /// which hand the events to their connection). While a stream has more than `immediateLimit` of them
 /// they go through the queue too, so a commit watched by a crowd does not hold up the next one.
 /// Thread-safety: Sendable; all state sits behind a Mutex, and callbacks run outside it.
-final class AppendObservers: Sendable {
+package final class AppendObservers: Sendable {
     private struct Handler {
         let id: UInt64
         let immediately: Bool
@@ -69,9 +78,9 @@ final class AppendObservers: Sendable {
     private let queue = DispatchQueue(label: "streamd.eventlog.observers")
     private static let onQueue = DispatchSpecificKey<Bool>()
 
-    init() { queue.setSpecific(key: AppendObservers.onQueue, value: true) }
+    package init() { queue.setSpecific(key: AppendObservers.onQueue, value: true) }
 
-    func add(stream: String, immediately: Bool = false, _ handler: @escaping @Sendable (CommittedAppend) -> Void) -> AppendObservation {
+    package func add(stream: String, immediately: Bool = false, _ handler: @escaping @Sendable (CommittedAppend) -> Void) -> AppendObservation {
         let id = state.withLock { state in
             state.nextID += 1
             state.byStream[stream, default: []].append(Handler(id: state.nextID, immediately: immediately, call: handler))
@@ -93,13 +102,13 @@ final class AppendObservers: Sendable {
     }
 
     /// Cheap check the writer makes before building any notification.
-    var isObserved: Bool { count.load(ordering: .relaxed) > 0 }
+    package var isObserved: Bool { count.load(ordering: .relaxed) > 0 }
 
-    func isObserved(_ stream: String) -> Bool { state.withLock { $0.byStream[stream] != nil } }
+    package func isObserved(_ stream: String) -> Bool { state.withLock { $0.byStream[stream] != nil } }
 
     /// Queues delivery of the events `receipt` numbers (of `kind`, with `payloads`) to the stream's
     /// observers, if it has any; `streamCreated` says which life of the stream they belong to.
-    func deliver(_ receipt: AppendReceipt, kind: LogEvent.Kind, payloads: [[UInt8]], streamCreated: Int64) {
+    package func deliver(_ receipt: AppendReceipt, kind: LogEvent.Kind, payloads: [[UInt8]], streamCreated: Int64) {
         guard isObserved(receipt.stream) else { return }
         var events: [LogEvent] = []
         events.reserveCapacity(payloads.count)
@@ -113,7 +122,7 @@ final class AppendObservers: Sendable {
 
     /// Delivers `append` to the stream's observers registered when it committed: the immediate ones
     /// here, the others through the queue.
-    func deliver(_ append: CommittedAppend) {
+    package func deliver(_ append: CommittedAppend) {
         let handlers = state.withLock { $0.byStream[append.stream] ?? [] }
         guard !handlers.isEmpty else { return }
         let inline = handlers.count { $0.immediately } <= Self.immediateLimit

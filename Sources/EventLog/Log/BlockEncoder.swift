@@ -3,25 +3,25 @@ import Synchronization
 /// A block framed and compressed before it has sequence numbers: its events' timestamp deltas are
 /// all 0, because every event of one append gets the commit's timestamp, so only the row's columns
 /// (first/last sequence and timestamp) are left for the writer to fill in.
-struct EncodedBlock: Sendable {
-    let count: Int
-    let rawSize: Int
-    let codec: BlockCodec
-    let crc: UInt32
-    let bytes: [UInt8]
+package struct EncodedBlock: Sendable {
+    package let count: Int
+    package let rawSize: Int
+    package let codec: BlockCodec
+    package let crc: UInt32
+    package let bytes: [UInt8]
 }
 
 /// Frames and compresses a large append on the appender's thread, so the single writer only inserts
 /// rows: compression of big batches then runs in parallel with the writer's commits.
 ///
 /// Thread-safety: not Sendable; `BlockEncoderPool` lends each one to one thread at a time.
-final class BlockEncoder {
+package final class BlockEncoder {
     private var framer: BlockFramer
     private let deflater: Deflater
     private let maximumEvents: Int
     private let maximumBytes: Int
 
-    init(options: EventLogOptions) throws(EventLogError) {
+    package init(options: EventLogOptions) throws(EventLogError) {
         framer = BlockFramer(capacity: options.maximumBlockBytes + 64)
         deflater = try Deflater(level: options.compressionLevel)
         maximumEvents = options.maximumEventsPerBlock
@@ -30,15 +30,20 @@ final class BlockEncoder {
 
     /// The blocks for `payloads` (all `.value` events), split by the configured block limits.
     func encode(_ payloads: [[UInt8]]) -> [EncodedBlock] {
+        encode(payloads.lazy.map { (LogEvent.Kind.value, $0) })
+    }
+
+    /// The blocks for `events`, each of its kind, split by the configured block limits.
+    package func encode<Events: Sequence<(LogEvent.Kind, [UInt8])>>(_ events: Events) -> [EncodedBlock] {
         var blocks: [EncodedBlock] = []
         framer.reset(firstTimestamp: 0)
-        for payload in payloads {
+        for (kind, payload) in events {
             let framed = BlockFramer.framedSize(payloadCount: payload.count)
             if framer.count > 0, framer.count >= maximumEvents || framer.bytes.count + framed > maximumBytes {
                 blocks.append(finish())
                 framer.reset(firstTimestamp: 0)
             }
-            payload.withUnsafeBytes { framer.append(kind: .value, timestamp: 0, payload: $0) }
+            payload.withUnsafeBytes { framer.append(kind: kind, timestamp: 0, payload: $0) }
         }
         if framer.count > 0 { blocks.append(finish()) }
         return blocks

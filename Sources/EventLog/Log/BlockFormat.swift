@@ -1,19 +1,46 @@
 /// The columns of one stored block row (everything but the payload).
-struct BlockHeader: Sendable, Equatable {
-    var firstSequence: UInt64
-    var lastSequence: UInt64
-    var firstTimestamp: Int64
-    var lastTimestamp: Int64
-    var count: Int
-    var codec: BlockCodec
-    var rawSize: Int
-    var crc: UInt32
+package struct BlockHeader: Sendable, Equatable {
+    package var firstSequence: UInt64
+    package var lastSequence: UInt64
+    package var firstTimestamp: Int64
+    package var lastTimestamp: Int64
+    package var count: Int
+    package var codec: BlockCodec
+    package var rawSize: Int
+    package var crc: UInt32
 
     var sequences: ClosedRange<UInt64> { firstSequence...max(firstSequence, lastSequence) }
+
+    package init(
+        firstSequence: UInt64, lastSequence: UInt64, firstTimestamp: Int64, lastTimestamp: Int64, count: Int, codec: BlockCodec, rawSize: Int, crc: UInt32
+    ) {
+        self.firstSequence = firstSequence
+        self.lastSequence = lastSequence
+        self.firstTimestamp = firstTimestamp
+        self.lastTimestamp = lastTimestamp
+        self.count = count
+        self.codec = codec
+        self.rawSize = rawSize
+        self.crc = crc
+    }
+}
+
+extension BlockHeader {
+    /// The header stored in a row's columns (first and last sequence, first and last timestamp, count,
+    /// codec, raw size, CRC-32, in that order: `column(0)` to `column(7)`); nil when one is impossible.
+    package init?(column: (Int) -> Int64) {
+        let first = column(0), last = column(1), count = column(4), rawSize = column(6)
+        guard first >= 1, last >= first - 1, count >= 0, count < 1 << 31, rawSize >= 0, rawSize < 1 << 31,
+            let codec = BlockCodec(rawValue: column(5))
+        else { return nil }
+        self.init(
+            firstSequence: UInt64(first), lastSequence: UInt64(last), firstTimestamp: column(2), lastTimestamp: column(3),
+            count: Int(count), codec: codec, rawSize: Int(rawSize), crc: UInt32(truncatingIfNeeded: column(7)))
+    }
 }
 
 /// How a block's payload is stored.
-enum BlockCodec: Int64, Sendable {
+package enum BlockCodec: Int64, Sendable {
     case raw = 0
     case deflate = 1
 }
@@ -59,15 +86,15 @@ struct BlockFramer {
 /// Checks and decodes stored blocks, reusing one inflater and one buffer.
 ///
 /// Thread-safety: not Sendable; each reader owns one.
-final class BlockDecoder {
+package final class BlockDecoder {
     private let inflater: Inflater
     private var buffer: [UInt8] = []
 
-    init() throws(EventLogError) { inflater = try Inflater() }
+    package init() throws(EventLogError) { inflater = try Inflater() }
 
     /// Checks `stored` against `header` and calls `body` for each event with sequence ≥ `from`;
     /// returns false as soon as `body` does. A failed check throws `corruptBlock` naming the range.
-    func decode(
+    package func decode(
         _ header: BlockHeader, stored: UnsafeRawBufferPointer, from: UInt64,
         _ body: (LogEventView) throws -> Bool
     ) throws -> Bool {

@@ -95,22 +95,9 @@ extension EventLog {
 
     /// Resolves `position` to the first sequence to deliver.
     func startSequence(_ state: StreamState, _ position: StartPosition, _ reader: ReaderConnection) throws -> UInt64 {
-        let position = position == .streamDefault ? state.policy.replay : position
-        let first = state.firstSequence
-        switch position {
-        case .streamDefault, .all:
-            return first
-        case .newOnly:
-            return state.lastSequence + 1
-        case let .last(count):
-            return state.lastSequence >= count ? max(first, state.lastSequence - count + 1) : first
-        case let .from(sequence):
-            return max(first, sequence)
-        case let .since(microseconds):
-            let found = try BlockStore.firstSequence(
-                streamID: state.id, atOrAfter: microseconds, lastSequence: state.lastSequence,
-                decoder: reader.decoder, on: reader.connection)
-            return max(first, found)
+        try state.startSequence(position) { time in
+            try BlockStore.firstSequence(
+                streamID: state.id, atOrAfter: time, lastSequence: state.lastSequence, decoder: reader.decoder, on: reader.connection)
         }
     }
 }

@@ -8,6 +8,12 @@ public struct StorageFigures: Sendable, Hashable {
     public let storedBytes: UInt64
     /// The blocks' bytes before compression: the payloads plus a few bytes of framing per event.
     public let rawBytes: UInt64
+
+    package init(blocks: UInt64, storedBytes: UInt64, rawBytes: UInt64) {
+        self.blocks = blocks
+        self.storedBytes = storedBytes
+        self.rawBytes = rawBytes
+    }
 }
 
 extension EventLog {

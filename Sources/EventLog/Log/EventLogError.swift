@@ -14,7 +14,7 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable
         private enum Base: String, Hashable, Sendable {
             case invalidStreamName, invalidArgument, streamNotFound, streamExists, streamEnded
             case notADatabase, foreignDatabase, newerSchema, readOnly, diskFull, busy
-            case corruptDatabase, corruptBlock, closed, sqlite, io, lostEvents
+            case corruptDatabase, corruptBlock, closed, sqlite, io, lostEvents, postgres, unavailable
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -53,6 +53,11 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable
         public static let io = Code(.io)
         /// The database holds fewer events than it acknowledged (see `EventLogOptions.acceptLostEvents`).
         public static let lostEvents = Code(.lostEvents)
+        /// A PostgreSQL failure other than the kinds above; `sqlState` and `sql` say which.
+        public static let postgres = Code(.postgres)
+        /// The PostgreSQL server cannot be reached, or the connection to it broke (a failover, a
+        /// restart): the operation did not happen, or, for an append, may have; try again.
+        public static let unavailable = Code(.unavailable)
 
         /// The value as a log line or error report shows it.
         public var description: String { base.rawValue }
@@ -72,6 +77,8 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable
     public var sqliteCode: Int32?
     /// The SQL statement that failed, when there was one.
     public var sql: String?
+    /// The PostgreSQL error code (SQLSTATE, say `40001`), when PostgreSQL reported the failure.
+    public var sqlState: String?
 
     /// An error of kind `code` explained by `message`, with optional context.
     public init(
@@ -94,12 +101,13 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable
         if let sequences { text += " [sequences \(sequences.lowerBound)...\(sequences.upperBound)]" }
         if let path { text += " [database \(path)]" }
         if let sqliteCode { text += " [SQLite code \(sqliteCode)]" }
+        if let sqlState { text += " [SQLSTATE \(sqlState)]" }
         if let sql { text += " [SQL: \(sql)]" }
         return text
     }
 
     /// The same error with the stream (and sequence range) filled in where they were unknown.
-    func naming(stream name: String, sequences range: ClosedRange<UInt64>? = nil) -> EventLogError {
+    package func naming(stream name: String, sequences range: ClosedRange<UInt64>? = nil) -> EventLogError {
         var copy = self
         if copy.stream == nil { copy.stream = name }
         if copy.sequences == nil { copy.sequences = range }

@@ -89,7 +89,7 @@ public struct EventLogOptions: Sendable {
     /// later streams are summed under one. Matters only where the process bootstrapped swift-metrics.
     public var streamMetricsLimit: Int = 100
     /// Where commit timestamps come from; tests replace the wall clock to control time.
-    var clock: @Sendable () -> Int64 = wallClockMicroseconds
+    package var clock: @Sendable () -> Int64 = wallClockMicroseconds
 
     /// The defaults: durability normal, read-write, zlib level 1, blocks of ≤ 256 events / 64 KiB.
     public init() {}

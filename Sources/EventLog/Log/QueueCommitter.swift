@@ -3,7 +3,7 @@
 /// are the same for both, so they live here once.
 ///
 /// Thread-safety: conformers are not Sendable; only the holder of the queue's committer role calls them.
-protocol QueueCommitter: AnyObject {
+package protocol QueueCommitter: AnyObject {
     associatedtype Job: Sendable
     /// Runs one batch of jobs, in order.
     func process(_ jobs: [Job])
@@ -13,7 +13,7 @@ protocol QueueCommitter: AnyObject {
 
 extension QueueCommitter {
     /// Runs the queue's thread: takes jobs until the queue is closed and drained.
-    func runQueue(_ queue: WorkQueue<Job>) {
+    package func runQueue(_ queue: WorkQueue<Job>) {
         while let jobs = queue.acquire() {
             drain(queue, jobs)
         }

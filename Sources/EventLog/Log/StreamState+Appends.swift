@@ -1,7 +1,7 @@
 extension StreamState {
     /// Throws why `request` cannot be appended to this stream: it ended, its sequences would run out,
     /// or an event is larger than `maximumEventBytes`. `path` names the log in the error.
-    func check(_ request: AppendRequest, maximumEventBytes: Int, path: String) throws(EventLogError) {
+    package func check(_ request: AppendRequest, maximumEventBytes: Int, path: String) throws(EventLogError) {
         if terminal != 0 {
             let how = terminal == LogEvent.Kind.completed.rawValue ? "completed" : "failed"
             throw EventLogError(
@@ -25,7 +25,7 @@ extension StreamState {
 
     /// Numbers `request`'s events after the stream's last, stamped `now` (or the stream's last
     /// timestamp, should the clock have gone back), and moves the stream past them; returns the receipt.
-    mutating func take(_ request: AppendRequest, at now: Int64) -> AppendReceipt {
+    package mutating func take(_ request: AppendRequest, at now: Int64) -> AppendReceipt {
         let timestamp = max(now, lastTimestamp)
         let first = lastSequence + 1
         lastSequence += UInt64(request.payloads.count)

@@ -2,14 +2,25 @@ import Dispatch
 import Synchronization
 
 /// One append waiting for the writer: the events for one stream and who to tell when it committed.
-struct AppendRequest: Sendable {
-    var stream: String
+package struct AppendRequest: Sendable {
+    package var stream: String
     /// The kind of every event: values, or one terminal event.
-    var kind: LogEvent.Kind
-    var payloads: [[UInt8]]
+    package var kind: LogEvent.Kind
+    package var payloads: [[UInt8]]
     /// The payloads already framed and compressed by the appender (large appends), or nil.
     var encoded: [EncodedBlock]? = nil
-    var completion: @Sendable (Result<AppendReceipt, EventLogError>) -> Void
+    package var completion: @Sendable (Result<AppendReceipt, EventLogError>) -> Void
+
+    package init(
+        stream: String, kind: LogEvent.Kind, payloads: [[UInt8]], encoded: [EncodedBlock]? = nil,
+        completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
+    ) {
+        self.stream = stream
+        self.kind = kind
+        self.payloads = payloads
+        self.encoded = encoded
+        self.completion = completion
+    }
 }
 
 /// Work for the writer thread, in arrival order.
@@ -36,7 +47,7 @@ typealias WriteQueue = WorkQueue<WriteJob>
 /// machine), then hands whatever arrived meanwhile to the queue's thread. The writer has one (SQLite
 /// work), and a journaled log's sequencer another (appends to the journal).
 /// Thread-safety: Sendable; every method may be called from any thread.
-final class WorkQueue<Job: Sendable>: Sendable {
+package final class WorkQueue<Job: Sendable>: Sendable {
     private struct State {
         var jobs: [Job] = []
         var closed = false
@@ -45,11 +56,13 @@ final class WorkQueue<Job: Sendable>: Sendable {
     private let state = Mutex(State())
     private let wake = DispatchSemaphore(value: 0)
 
+    package init() {}
+
     /// What `pushOrLead` decided.
     enum Admission { case queued, lead, refused }
 
     /// Queues `job`; returns false (and does not queue) once the queue is closed.
-    func push(_ job: Job) -> Bool {
+    package func push(_ job: Job) -> Bool {
         pushOrLead(job, mayLead: false) != .refused
     }
 
@@ -82,7 +95,7 @@ final class WorkQueue<Job: Sendable>: Sendable {
     }
 
     /// Stops accepting jobs; the writer drains what is queued, then ends.
-    func close() {
+    package func close() {
         state.withLock { $0.closed = true }
         wake.signal()
     }

@@ -42,15 +42,7 @@ enum BlockStore {
 
     /// Reads a header from columns `offset...offset+7` of the current row; nil when a column is impossible.
     static func header(_ statement: SQLiteStatement, at offset: Int32) -> BlockHeader? {
-        let first = statement.int64(offset), last = statement.int64(offset + 1)
-        let count = statement.int64(offset + 4), rawSize = statement.int64(offset + 6)
-        guard first >= 1, last >= first - 1, count >= 0, count < 1 << 31, rawSize >= 0, rawSize < 1 << 31,
-            let codec = BlockCodec(rawValue: statement.int64(offset + 5))
-        else { return nil }
-        return BlockHeader(
-            firstSequence: UInt64(first), lastSequence: UInt64(last), firstTimestamp: statement.int64(offset + 2),
-            lastTimestamp: statement.int64(offset + 3), count: Int(count), codec: codec, rawSize: Int(rawSize),
-            crc: UInt32(truncatingIfNeeded: statement.int64(offset + 7)))
+        BlockHeader { statement.int64(offset + Int32($0)) }
     }
 
     /// The query `blocks(of:atOrAfter:limit:on:_:)` runs.

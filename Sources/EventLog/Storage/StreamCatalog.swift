@@ -1,13 +1,13 @@
 /// A stream's catalog row as the writer and readers use it.
 package struct StreamState: Sendable, Equatable {
-    var id: Int64
+    package var id: Int64
     package var name: String
-    var policy: StreamPolicy
+    package var policy: StreamPolicy
     package var firstSequence: UInt64
     package var lastSequence: UInt64
-    var lastTimestamp: Int64
-    var storedBytes: Int64
-    var terminal: UInt8
+    package var lastTimestamp: Int64
+    package var storedBytes: Int64
+    package var terminal: UInt8
     /// When the stream was created, in microseconds: tells one life of a name from the next.
     package var created: Int64
 
@@ -24,6 +24,21 @@ package struct StreamState: Sendable, Equatable {
 
     /// Whether the stream stored its completion or failure.
     package var hasEnded: Bool { terminal != 0 }
+
+    package init(
+        id: Int64, name: String, policy: StreamPolicy, firstSequence: UInt64, lastSequence: UInt64, lastTimestamp: Int64,
+        storedBytes: Int64, terminal: UInt8, created: Int64
+    ) {
+        self.id = id
+        self.name = name
+        self.policy = policy
+        self.firstSequence = firstSequence
+        self.lastSequence = lastSequence
+        self.lastTimestamp = lastTimestamp
+        self.storedBytes = storedBytes
+        self.terminal = terminal
+        self.created = created
+    }
 
 }
 

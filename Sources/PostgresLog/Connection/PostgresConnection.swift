@@ -1,0 +1,175 @@
+import CLibPQ
+import EventLog
+import Glibc
+
+/// One connection to a PostgreSQL server through libpq, which does the URL, the host list, the
+/// password (URL, `PGPASSWORD`, `~/.pgpass` or `passfile=`) and TLS (`sslmode`, by default used where
+/// the server offers it).
+///
+/// Statements go with binary parameters and come back with binary results (`PostgresResult`), so
+/// integers and `bytea` cross without text conversion. A failure throws `EventLogError`: `.unavailable`
+/// when the connection is gone (the server stopped, a failover), `.postgres` with the SQLSTATE
+/// otherwise, and the message is a sentence naming what failed.
+/// Thread-safety: not Sendable; one thread uses a connection at a time (its owner).
+final class PostgresConnection {
+    private let connection: OpaquePointer
+    /// The server as the URL names it, without the password, for messages.
+    let address: PostgresAddress
+
+    /// Connects to the server `address` names (giving up after 10 s unless the URL says otherwise),
+    /// as application `name` unless the URL names one (`pg_stat_activity` shows it).
+    init(_ address: PostgresAddress, name: String = "streamd") throws(EventLogError) {
+        self.address = address
+        let keywords = ["dbname", "fallback_application_name", "connect_timeout"]
+        let values = [address.url, name, "10"]
+        let made = Self.withCStrings(keywords) { keys in
+            Self.withCStrings(values) { vals in PQconnectdbParams(keys, vals, 1) }
+        }
+        guard let made else { throw EventLogError(.unavailable, "cannot connect to PostgreSQL at \(address): out of memory.") }
+        guard PQstatus(made) == CONNECTION_OK else {
+            let reason = Self.trimmed(PQerrorMessage(made))
+            PQfinish(made)
+            throw EventLogError(
+                .unavailable,
+                "cannot connect to PostgreSQL at \(address): \(reason); check that the server runs and that the URL's host, port, user, password and database are right.")
+        }
+        connection = made
+    }
+
+    deinit { PQfinish(connection) }
+
+    /// Whether the connection is still usable (libpq noticed no break).
+    var isOpen: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// The descriptor of the connection's socket, to wait on for notifications.
+    var socket: Int32 { PQsocket(connection) }
+
+    /// Runs `sql` with `parameters` ($1, $2, …) and returns its rows.
+    @discardableResult
+    func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(EventLogError) -> PostgresResult {
+        let result = Self.withParameters(parameters) { types, values, lengths, formats in
+            PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+        }
+        return try checked(result, sql: sql)
+    }
+
+    /// Runs `sql`, which may hold several statements and takes no parameters (schema scripts).
+    func executeScript(_ sql: String) throws(EventLogError) {
+        _ = try checked(PQexec(connection, sql), sql: String(sql.prefix(200)))
+    }
+
+    /// Runs `body` in a transaction, committed when it returns and rolled back when it throws.
+    func transaction<T>(_ body: () throws -> T) throws -> T {
+        try execute("BEGIN")
+        do {
+            let value = try body()
+            try execute("COMMIT")
+            return value
+        } catch {
+            if isOpen { _ = try? execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    /// The notifications that arrived, after reading what the socket holds (never waits).
+    func notifications() throws(EventLogError) -> [(channel: String, payload: String)] {
+        guard PQconsumeInput(connection) == 1 else {
+            throw EventLogError(.unavailable, "the connection to PostgreSQL at \(address) broke: \(Self.trimmed(PQerrorMessage(connection))).")
+        }
+        var found: [(String, String)] = []
+        while let notification = PQnotifies(connection) {
+            found.append((String(cString: notification.pointee.relname), String(cString: notification.pointee.extra)))
+            PQfreemem(notification)
+        }
+        return found
+    }
+
+    private func checked(_ result: OpaquePointer?, sql: String) throws(EventLogError) -> PostgresResult {
+        guard let result else {
+            throw EventLogError(.unavailable, "PostgreSQL at \(address) did not answer: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
+        }
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            return PostgresResult(result)
+        default:
+            let error = Self.error(of: result, connection: connection, address: address, sql: sql)
+            PQclear(result)
+            throw error
+        }
+    }
+
+    private static func error(of result: OpaquePointer, connection: OpaquePointer, address: PostgresAddress, sql: String) -> EventLogError {
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        let primary = PQresultErrorField(result, Int32(UInt8(ascii: "M"))).map { String(cString: $0) } ?? trimmed(PQresultErrorMessage(result))
+        let broken = PQstatus(connection) != CONNECTION_OK || state?.hasPrefix("08") == true || state?.hasPrefix("57P") == true
+        if broken {
+            var error = EventLogError(.unavailable, "the connection to PostgreSQL at \(address) broke (\(primary)); try again.", sql: sql)
+            error.sqlState = state
+            return error
+        }
+        if state == "25006" {
+            var error = EventLogError(
+                .readOnly, "PostgreSQL at \(address) is a standby and takes no writes (\(primary)); point streamd at the primary, or list every host in the URL.",
+                sql: sql)
+            error.sqlState = state
+            return error
+        }
+        var error = EventLogError(.postgres, "PostgreSQL at \(address) refused a statement: \(primary).", sql: sql)
+        error.sqlState = state
+        return error
+    }
+
+    static func trimmed(_ message: UnsafePointer<CChar>?) -> String {
+        guard let message else { return "no reason given" }
+        let text = String(cString: message).trimmingCharacters(in: [" ", "\n"])
+        return text.isEmpty ? "no reason given" : text
+    }
+
+    private static func withCStrings<T>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> T) -> T {
+        let copies = strings.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        var pointers = copies.map { UnsafePointer($0) }
+        pointers.append(nil)
+        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
+
+    private static func withParameters<T>(
+        _ parameters: [PostgresValue],
+        _ body: (UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T
+    ) -> T {
+        guard !parameters.isEmpty else { return body(nil, nil, nil, nil) }
+        let encoded = parameters.map(\.binary)
+        let types = parameters.map(\.type)
+        let lengths = encoded.map { Int32($0?.count ?? 0) }
+        let formats = [Int32](repeating: 1, count: parameters.count)
+        // One buffer for every value, so the pointers stay valid for the call.
+        var storage: [UInt8] = []
+        var offsets: [Int?] = []
+        for value in encoded {
+            if let value {
+                offsets.append(storage.count)
+                storage += value
+            } else {
+                offsets.append(nil)
+            }
+        }
+        storage.append(0)
+        return storage.withUnsafeBufferPointer { bytes in
+            let base = UnsafeRawPointer(bytes.baseAddress!).assumingMemoryBound(to: CChar.self)
+            let values: [UnsafePointer<CChar>?] = offsets.map { $0.map { base + $0 } }
+            return body(types, values, lengths, formats)
+        }
+    }
+}
+
+@available(*, unavailable)
+extension PostgresConnection: Sendable {}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Set<Character>) -> String {
+        var text = Substring(self)
+        while let first = text.first, set.contains(first) { text = text.dropFirst() }
+        while let last = text.last, set.contains(last) { text = text.dropLast() }
+        return String(text)
+    }
+}

@@ -1,0 +1,111 @@
+import EventLog
+
+/// SQL over `streamd.blocks`, on whichever connection it is given.
+///
+/// Thread-safety: stateless; callers own the connection.
+enum PostgresBlocks {
+    static let headerColumns = "first_seq, last_seq, first_ts, last_ts, count, codec, raw_size, crc32"
+
+    /// A block to insert: its header and its stored bytes.
+    struct Row {
+        var streamID: Int64
+        var header: BlockHeader
+        var bytes: [UInt8]
+    }
+
+    /// Inserts `rows` in one statement.
+    static func insert(_ rows: [Row], on connection: PostgresConnection) throws(EventLogError) {
+        guard !rows.isEmpty else { return }
+        try connection.execute(
+            """
+            INSERT INTO streamd.blocks (stream_id, \(headerColumns), payload)
+            SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::bytea[])
+            """,
+            [
+                .int64Array(rows.map(\.streamID)),
+                .int64Array(rows.map { Int64($0.header.firstSequence) }), .int64Array(rows.map { Int64($0.header.lastSequence) }),
+                .int64Array(rows.map(\.header.firstTimestamp)), .int64Array(rows.map(\.header.lastTimestamp)),
+                .int64Array(rows.map { Int64($0.header.count) }), .int64Array(rows.map(\.header.codec.rawValue)),
+                .int64Array(rows.map { Int64($0.header.rawSize) }), .int64Array(rows.map { Int64($0.header.crc) }),
+                .bytesArray(rows.map(\.bytes)),
+            ])
+    }
+
+    /// Calls `body` with up to `limit` blocks of stream `streamID` whose last sequence is ≥
+    /// `sequence`, in order, until it returns false; returns how many rows the page held.
+    static func blocks(
+        of streamID: Int64, atOrAfter sequence: UInt64, limit: Int, on connection: PostgresConnection,
+        _ body: (BlockHeader?, UnsafeRawBufferPointer, _ rowFirst: Int64, _ rowLast: Int64) throws -> Bool
+    ) throws -> Int {
+        let rows = try connection.execute(
+            "SELECT \(headerColumns), payload FROM streamd.blocks WHERE stream_id = $1 AND last_seq >= $2 ORDER BY last_seq LIMIT $3",
+            [.int64(streamID), .int64(Int64(clamping: sequence)), .int64(Int64(limit))])
+        for row in 0..<rows.count {
+            if try !body(header(rows, row), rows.bytes(row, 8), rows.int64(row, 0), rows.int64(row, 1)) { break }
+        }
+        return rows.count
+    }
+
+    /// Deletes the blocks of stream `streamID` that end before `sequence`; returns their stored bytes.
+    static func deleteBlocks(streamID: Int64, before sequence: UInt64, on connection: PostgresConnection) throws(EventLogError) -> Int64 {
+        let rows = try connection.execute(
+            "WITH gone AS (DELETE FROM streamd.blocks WHERE stream_id = $1 AND last_seq < $2 RETURNING length(payload) AS bytes) SELECT coalesce(sum(bytes), 0)::int8 FROM gone",
+            [.int64(streamID), .int64(Int64(clamping: sequence))])
+        return rows.int64(0, 0)
+    }
+
+    /// The last sequence and stored bytes of the oldest `limit` blocks of stream `streamID`.
+    static func oldest(streamID: Int64, limit: Int, on connection: PostgresConnection) throws(EventLogError) -> [(last: UInt64, bytes: Int64)] {
+        let rows = try connection.execute(
+            "SELECT last_seq, length(payload)::int8 FROM streamd.blocks WHERE stream_id = $1 ORDER BY last_seq LIMIT $2",
+            [.int64(streamID), .int64(Int64(limit))])
+        return (0..<rows.count).map { (UInt64(max(0, rows.int64($0, 0))), rows.int64($0, 1)) }
+    }
+
+    /// The first sequence whose timestamp is ≥ `time`, or `lastSequence + 1` if none: a binary search
+    /// over sequences, since timestamps never decrease within a stream, then one block decoded.
+    static func firstSequence(
+        streamID: Int64, atOrAfter time: Int64, lastSequence: UInt64, decoder: BlockDecoder, on connection: PostgresConnection
+    ) throws -> UInt64 {
+        func block(from sequence: UInt64) throws -> (BlockHeader, PostgresResult)? {
+            let rows = try connection.execute(
+                "SELECT \(headerColumns), payload FROM streamd.blocks WHERE stream_id = $1 AND last_seq >= $2 ORDER BY last_seq LIMIT 1",
+                [.int64(streamID), .int64(Int64(clamping: sequence))])
+            guard rows.count == 1 else { return nil }
+            guard let header = header(rows, 0) else {
+                throw EventLogError(.corruptBlock, "a stored block has impossible header columns; run verify.")
+            }
+            return (header, rows)
+        }
+        guard let (oldest, _) = try block(from: 0) else { return lastSequence + 1 }
+        var low: UInt64 = 0
+        if oldest.lastTimestamp < time {
+            low = oldest.lastSequence + 1
+            var high = max(low, lastSequence + 1)
+            while low < high {
+                let middle = low + (high - low) / 2
+                if let (header, _) = try block(from: middle), header.lastTimestamp < time {
+                    low = header.lastSequence + 1
+                } else {
+                    high = middle
+                }
+            }
+        }
+        guard let (header, rows) = try block(from: low), header.lastTimestamp >= time else { return lastSequence + 1 }
+        if header.firstTimestamp >= time { return header.firstSequence }
+        var found = header.lastSequence + 1
+        _ = try decoder.decode(header, stored: rows.bytes(0, 8), from: 0) { event in
+            if event.timestamp >= time {
+                found = event.sequence
+                return false
+            }
+            return true
+        }
+        return found
+    }
+
+    /// The header columns of row `row`, or nil when they are impossible (a damaged row).
+    static func header(_ rows: PostgresResult, _ row: Int) -> BlockHeader? {
+        BlockHeader { rows.int64(row, $0) }
+    }
+}

@@ -1,0 +1,88 @@
+import EventLog
+import StreamModel
+
+/// SQL over `streamd.streams`, on whichever connection it is given.
+///
+/// Thread-safety: stateless; callers own the connection.
+enum PostgresCatalog {
+    static let columns = """
+        id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, first_seq, last_seq, last_ts, stored_bytes,
+        terminal_kind, created_us
+        """
+
+    static func load(_ name: String, on connection: PostgresConnection, locking: Bool = false) throws(EventLogError) -> StreamState? {
+        let rows = try connection.execute(
+            "SELECT \(columns) FROM streamd.streams WHERE name = $1\(locking ? " FOR UPDATE" : "")", [.text(name)])
+        return rows.count == 0 ? nil : state(rows, 0)
+    }
+
+    /// The rows of `names`, by name; with `locking`, locked for this transaction in name order (so two
+    /// daemons locking the same streams cannot wait for each other).
+    static func load(_ names: [String], on connection: PostgresConnection, locking: Bool) throws(EventLogError) -> [String: StreamState] {
+        let rows = try connection.execute(
+            "SELECT \(columns) FROM streamd.streams WHERE name = ANY($1) ORDER BY name\(locking ? " FOR UPDATE" : "")", [.textArray(names)])
+        var found: [String: StreamState] = [:]
+        for row in 0..<rows.count {
+            let state = state(rows, row)
+            found[state.name] = state
+        }
+        return found
+    }
+
+    static func loadAll(on connection: PostgresConnection) throws(EventLogError) -> [StreamState] {
+        let rows = try connection.execute("SELECT \(columns) FROM streamd.streams ORDER BY name")
+        return (0..<rows.count).map { state(rows, $0) }
+    }
+
+    /// Inserts stream `name` unless it exists; returns its row either way, and whether it was made.
+    static func ensure(_ name: String, policy: StreamPolicy, now: Int64, on connection: PostgresConnection) throws(EventLogError) -> (StreamState, Bool) {
+        let inserted = try connection.execute(
+            """
+            INSERT INTO streamd.streams (name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, created_us)
+            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO NOTHING RETURNING \(columns)
+            """,
+            [.text(name)] + policyValues(policy) + [.int64(now)])
+        if inserted.count == 1 { return (state(inserted, 0), true) }
+        // Made by someone else meanwhile, or long ago.
+        guard let existing = try load(name, on: connection) else {
+            throw EventLogError(.postgres, "stream \"\(name)\" was deleted while it was being created; try again.", stream: name)
+        }
+        return (existing, false)
+    }
+
+    static func updatePolicy(_ state: StreamState, on connection: PostgresConnection) throws(EventLogError) {
+        try connection.execute(
+            "UPDATE streamd.streams SET capacity = $1, max_age_us = $2, max_bytes = $3, replay_kind = $4, replay_arg = $5 WHERE id = $6",
+            policyValues(state.policy) + [.int64(state.id)])
+    }
+
+    static func updatePositions(_ state: StreamState, on connection: PostgresConnection) throws(EventLogError) {
+        try connection.execute(
+            "UPDATE streamd.streams SET first_seq = $1, last_seq = $2, last_ts = $3, stored_bytes = $4, terminal_kind = $5 WHERE id = $6",
+            [.int64(Int64(state.firstSequence)), .int64(Int64(state.lastSequence)), .int64(state.lastTimestamp), .int64(state.storedBytes),
+             .int16(Int16(state.terminal)), .int64(state.id)])
+    }
+
+    static func delete(_ state: StreamState, on connection: PostgresConnection) throws(EventLogError) {
+        try connection.execute("DELETE FROM streamd.streams WHERE id = $1", [.int64(state.id)])
+    }
+
+    private static func policyValues(_ policy: StreamPolicy) -> [PostgresValue] {
+        [.optional(policy.capacity.count.map { Int64($0) }), .optional(policy.maxAgeMicroseconds), .optional(policy.maxBytes.map { Int64(clamping: $0) }),
+         .int16(Int16(policy.replay.kind)), .int64(policy.replay.argument)]
+    }
+
+    static func state(_ rows: PostgresResult, _ row: Int) -> StreamState {
+        let replay = StartPosition(kind: UInt8(clamping: rows.int64(row, 5)), argument: rows.int64(row, 6)) ?? .all
+        let policy = StreamPolicy(
+            capacity: rows.optionalInt64(row, 2).map { .last(Int(clamping: max(1, $0))) } ?? .unlimited,
+            maxAge: rows.optionalInt64(row, 3).map { .microseconds($0) },
+            maxBytes: rows.optionalInt64(row, 4).map { UInt64(max(1, $0)) },
+            replay: replay == .streamDefault ? .all : replay)
+        return StreamState(
+            id: rows.int64(row, 0), name: rows.text(row, 1), policy: policy,
+            firstSequence: UInt64(max(0, rows.int64(row, 7))), lastSequence: UInt64(max(0, rows.int64(row, 8))),
+            lastTimestamp: rows.int64(row, 9), storedBytes: rows.int64(row, 10),
+            terminal: UInt8(truncatingIfNeeded: rows.int64(row, 11)), created: rows.int64(row, 12))
+    }
+}

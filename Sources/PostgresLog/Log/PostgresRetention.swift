@@ -1,0 +1,58 @@
+import EventLog
+
+/// A stream's retention limits applied in PostgreSQL, with the SQLite log's rules (`LogWriter`'s
+/// `applyRetention`): capacity counts values and keeps a terminal event besides them, the age limit
+/// drops events older than the cut-off, the byte limit drops the oldest whole blocks but never the
+/// newest, and a block is deleted once all its events fall before the first retained sequence.
+///
+/// Thread-safety: stateless; callers own the connection and hold the stream's row lock.
+enum PostgresRetention {
+    /// Moves `state`'s first retained sequence as its policy says at time `now` and deletes the blocks
+    /// wholly before it; returns how many events it dropped. Runs inside the caller's transaction.
+    @discardableResult
+    static func apply(_ state: inout StreamState, now: Int64, decoder: BlockDecoder, on connection: PostgresConnection) throws -> UInt64 {
+        let before = state.firstSequence
+        var first = state.firstSequence
+        if let capacity = state.policy.capacity.count {
+            let kept = UInt64(capacity) + (state.hasEnded ? 1 : 0)
+            if state.lastSequence >= kept { first = max(first, state.lastSequence - kept + 1) }
+        }
+        if let maxAge = state.policy.maxAgeMicroseconds {
+            let fresh = try PostgresBlocks.firstSequence(
+                streamID: state.id, atOrAfter: now - maxAge, lastSequence: state.lastSequence, decoder: decoder, on: connection)
+            first = max(first, fresh)
+        }
+        try moveFirst(&state, to: first, on: connection)
+        if let maxBytes = state.policy.maxBytes.map({ Int64(clamping: $0) }), state.storedBytes > maxBytes {
+            try trimBytes(&state, to: maxBytes, on: connection)
+        }
+        return state.firstSequence - before
+    }
+
+    /// Sets the first retained sequence (never backwards, never past `lastSequence + 1`) and deletes
+    /// the blocks that end before it.
+    static func moveFirst(_ state: inout StreamState, to sequence: UInt64, on connection: PostgresConnection) throws(EventLogError) {
+        let target = min(sequence, state.lastSequence + 1)
+        guard target > state.firstSequence else { return }
+        state.firstSequence = target
+        state.storedBytes -= try PostgresBlocks.deleteBlocks(streamID: state.id, before: target, on: connection)
+    }
+
+    /// Drops the oldest whole blocks while the stream's stored bytes exceed `maxBytes`, keeping the newest.
+    private static func trimBytes(_ state: inout StreamState, to maxBytes: Int64, on connection: PostgresConnection) throws(EventLogError) {
+        var excess = state.storedBytes - maxBytes
+        while excess > 0 {
+            let blocks = try PostgresBlocks.oldest(streamID: state.id, limit: 64, on: connection)
+            var cut: UInt64?
+            for block in blocks {
+                if block.last >= state.lastSequence { break }
+                excess -= block.bytes
+                cut = block.last + 1
+                if excess <= 0 { break }
+            }
+            guard let sequence = cut else { return }
+            try moveFirst(&state, to: sequence, on: connection)
+            if blocks.count < 64 { return }
+        }
+    }
+}

@@ -1,0 +1,126 @@
+import EventLog
+import StreamModel
+
+/// The writer of a `PostgresLog`: commits each batch of appends in one transaction on its own
+/// connection, and reconnects after the connection broke.
+///
+/// One batch: lock the rows of its streams (in name order), check and number each append as the SQLite
+/// log would, frame and compress each stream's new events into blocks, apply the streams' capacity and
+/// byte limits, insert the blocks, move the rows, and notify `streamd` with the streams that moved;
+/// then commit, answer each append and hand the commits to the tail. An append that fails its checks
+/// is answered alone; a failed transaction answers every append of the batch with the failure, and
+/// none of it is stored (or, when the connection broke during the commit, it may be: the error says so).
+/// Thread-safety: not Sendable; it lives on the writer thread (the work queue's committer).
+final class PostgresWriter: QueueCommitter {
+    private var connection: PostgresConnection?
+    private let address: PostgresAddress
+    private let options: EventLogOptions
+    private let encoder: BlockEncoder
+    private let decoder: BlockDecoder
+    private let tail: PostgresTail
+
+    init(connection: PostgresConnection, options: EventLogOptions, tail: PostgresTail) throws(EventLogError) {
+        self.connection = connection
+        address = connection.address
+        self.options = options
+        self.tail = tail
+        encoder = try BlockEncoder(options: options)
+        decoder = try BlockDecoder()
+    }
+
+    func process(_ jobs: [AppendRequest]) {
+        let connection: PostgresConnection
+        do {
+            connection = try connected()
+        } catch {
+            for request in jobs { request.completion(.failure(error.naming(stream: request.stream))) }
+            return
+        }
+        var accepted: [(request: AppendRequest, receipt: AppendReceipt, created: Int64)] = []
+        var refused = [Bool](repeating: false, count: jobs.count)
+        do {
+            try connection.transaction {
+                try commit(jobs, on: connection, accepting: &accepted, refusing: &refused)
+            }
+        } catch {
+            var failure = error as? EventLogError ?? EventLogError(.postgres, "an append failed: \(error)")
+            if failure.code == .unavailable, failure.sql == "COMMIT" {
+                failure = EventLogError(
+                    .unavailable,
+                    "the connection to PostgreSQL at \(address) broke while the append was being committed, so it may or may not be stored; read the stream to see, then append again if it is missing.",
+                    sql: "COMMIT")
+            }
+            for (request, answered) in zip(jobs, refused) where !answered { request.completion(.failure(failure.naming(stream: request.stream))) }
+            if !connection.isOpen { self.connection = nil }
+            return
+        }
+        tail.committed(accepted.map { ($0.receipt, $0.request.kind, $0.request.payloads, $0.created) })
+        for item in accepted { item.request.completion(.success(item.receipt)) }
+    }
+
+    func processed() {}
+
+    /// Numbers, stores and announces `requests` inside the caller's transaction; answers those that
+    /// fail their checks (marking them in `refused`) and puts the others, with their receipts, in
+    /// `accepted`.
+    private func commit(
+        _ requests: [AppendRequest], on connection: PostgresConnection,
+        accepting accepted: inout [(request: AppendRequest, receipt: AppendReceipt, created: Int64)], refusing refused: inout [Bool]
+    ) throws {
+        let names = Array(Set(requests.map(\.stream))).sorted()
+        var states = try PostgresCatalog.load(names, on: connection, locking: true)
+        let before = states
+        let now = options.clock()
+        var events: [String: [(LogEvent.Kind, [UInt8])]] = [:]
+        for (index, request) in requests.enumerated() {
+            do throws(EventLogError) {
+                guard let state = states[request.stream] else {
+                    throw EventLogError(
+                        .streamNotFound, "no stream named \"\(request.stream)\" exists; create it with createStream first.", stream: request.stream)
+                }
+                try state.check(request, maximumEventBytes: options.maximumEventBytes, path: address.description)
+            } catch {
+                refused[index] = true
+                request.completion(.failure(error))
+                continue
+            }
+            var state = states[request.stream]!
+            let receipt = state.take(request, at: now)
+            states[request.stream] = state
+            accepted.append((request, receipt, state.created))
+            events[request.stream, default: []] += request.payloads.map { (request.kind, $0) }
+        }
+        var rows: [PostgresBlocks.Row] = []
+        var moved: [StreamState] = []
+        for name in names {
+            guard var state = states[name], let old = before[name], state.lastSequence > old.lastSequence, let streamEvents = events[name] else { continue }
+            var next = old.lastSequence + 1
+            let timestamp = state.lastTimestamp
+            for block in encoder.encode(streamEvents) {
+                let header = BlockHeader(
+                    firstSequence: next, lastSequence: next + UInt64(block.count) - 1, firstTimestamp: timestamp, lastTimestamp: timestamp,
+                    count: block.count, codec: block.codec, rawSize: block.rawSize, crc: block.crc)
+                rows.append(PostgresBlocks.Row(streamID: state.id, header: header, bytes: block.bytes))
+                state.storedBytes += Int64(block.bytes.count)
+                next += UInt64(block.count)
+            }
+            moved.append(state)
+        }
+        try PostgresBlocks.insert(rows, on: connection)
+        for var state in moved {
+            try PostgresRetention.apply(&state, now: now, decoder: decoder, on: connection)
+            try PostgresCatalog.updatePositions(state, on: connection)
+        }
+        try PostgresTail.notify(moved, on: connection)
+    }
+
+    private func connected() throws(EventLogError) -> PostgresConnection {
+        if let connection, connection.isOpen { return connection }
+        let made = try PostgresConnection(address)
+        connection = made
+        return made
+    }
+}
+
+@available(*, unavailable)
+extension PostgresWriter: Sendable {}

@@ -1,0 +1,87 @@
+import EventLog
+
+/// The log's tables in PostgreSQL (`schemas/eventlog-postgres.sql`) and their set-up.
+///
+/// Thread-safety: stateless; callers own the connection.
+enum PostgresSchema {
+    /// The schema version this build writes and reads.
+    static let version: Int64 = 1
+
+    /// The advisory lock key (`'STRM'`) under which a log creates the schema, so daemons starting
+    /// together on an empty database make it once.
+    static let creationLock: Int64 = 0x5354_524D
+
+    /// `schemas/eventlog-postgres.sql`, byte for byte (a test checks).
+    static let sql = #"""
+-- streamd event log on PostgreSQL, schema version 1.
+-- This file is the authoritative DDL; Sources/PostgresLog/Schema/PostgresSchema.swift embeds the same text
+-- (a test checks they are equal). The log runs it, in one transaction, when it opens a database without
+-- the schema `streamd`; a database whose streamd.version names a newer version is refused.
+-- Everything lives in the schema `streamd`, so the log can share a database with other applications.
+-- Stream, sequence, timestamp and block columns mean what they mean in schemas/eventlog.sql (the SQLite
+-- log); the blocks are the same bytes, framed and raw-deflated, with the same CRC-32.
+CREATE SCHEMA streamd;
+
+CREATE TABLE streamd.version (
+    version integer NOT NULL
+);
+INSERT INTO streamd.version VALUES (1);
+
+-- The catalog: one row per named stream. An append locks its stream's row (SELECT ... FOR UPDATE)
+-- while it numbers the events, so the appends of every daemon sharing the database take the stream's
+-- sequences one after another, gap-free, and commit in that order.
+CREATE TABLE streamd.streams (
+    id            bigint   GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+    name          text     NOT NULL UNIQUE,
+    capacity      bigint,                       -- keep the last N events; NULL = unlimited
+    max_age_us    bigint,                       -- drop events older than this; NULL = no limit
+    max_bytes     bigint,                       -- bound on stored block bytes; NULL = no limit
+    replay_kind   smallint NOT NULL DEFAULT 0,  -- default start for late subscribers
+    replay_arg    bigint   NOT NULL DEFAULT 0,
+    first_seq     bigint   NOT NULL DEFAULT 1,  -- first retained sequence
+    last_seq      bigint   NOT NULL DEFAULT 0,  -- last assigned sequence (0 = none yet)
+    last_ts       bigint   NOT NULL DEFAULT 0,  -- timestamp of last_seq, microseconds since the epoch
+    stored_bytes  bigint   NOT NULL DEFAULT 0,  -- sum of length(payload) over the stream's blocks
+    terminal_kind smallint NOT NULL DEFAULT 0,  -- 0 open, 1 completed, 2 failed (the event is stored too)
+    created_us    bigint   NOT NULL             -- tells one life of a name from the next
+);
+
+-- One row per block: one commit's events of one stream (at most 256 events or 64 KiB of framing each).
+-- Readers seek (stream_id, last_seq >= S) on the primary key and tail a stream by sequence, never by a
+-- global position, so a commit that finishes late cannot be skipped.
+CREATE TABLE streamd.blocks (
+    stream_id  bigint   NOT NULL REFERENCES streamd.streams (id) ON DELETE CASCADE,
+    first_seq  bigint   NOT NULL,
+    last_seq   bigint   NOT NULL,
+    first_ts   bigint   NOT NULL,
+    last_ts    bigint   NOT NULL,
+    count      integer  NOT NULL,
+    codec      smallint NOT NULL,
+    raw_size   integer  NOT NULL,
+    crc32      bigint   NOT NULL,
+    payload    bytea    NOT NULL,
+    PRIMARY KEY (stream_id, last_seq)
+);
+-- The payload is compressed already: stored out of line when large, never compressed again.
+ALTER TABLE streamd.blocks ALTER COLUMN payload SET STORAGE EXTERNAL;
+"""#
+
+    /// Creates the schema if the database has none, and checks the version of one it has.
+    static func prepare(on connection: PostgresConnection) throws {
+        try connection.transaction {
+            try connection.execute("SELECT pg_advisory_xact_lock($1)", [.int64(creationLock)])
+            let exists = try connection.execute("SELECT to_regclass('streamd.version') IS NOT NULL")
+            if !exists.bool(0, 0) {
+                try connection.executeScript(sql)
+                return
+            }
+            let found = try connection.execute("SELECT max(version) FROM streamd.version")
+            let stored = found.optionalInt64(0, 0) ?? 0
+            guard stored <= version else {
+                throw EventLogError(
+                    .newerSchema,
+                    "the streamd tables in PostgreSQL at \(connection.address) are of schema version \(stored), newer than the \(version) this streamd knows; run a newer streamd.")
+            }
+        }
+    }
+}

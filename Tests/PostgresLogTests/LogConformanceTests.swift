@@ -1,0 +1,151 @@
+import EventLog
+import Foundation
+import PostgresLog
+import StreamModel
+import StreamdTestSupport
+import Synchronization
+import Testing
+
+/// The log's semantics, checked the same way on the SQLite file and on PostgreSQL (issue 18): a test
+/// here that passes for one store and fails for the other is a difference a user would see.
+@Suite(.enabled(if: postgresAvailable, "needs root and Debian's postgresql package"))
+struct LogConformanceTests {
+    @Test(arguments: Store.allCases)
+    func appendsAreNumberedFromOneWithoutGapAndReadBackInOrder(store: Store) throws {
+        let opened = try store.open()
+        let log = opened.log
+        try log.createStream("orders", policy: StreamPolicy())
+        let one = try log.append(Array("a".utf8), to: "orders")
+        #expect(one.firstSequence == 1 && one.lastSequence == 1)
+        let batch = try log.append(contentsOf: (0..<1_000).map { Array("event \($0)".utf8) }, to: "orders")
+        #expect(batch.firstSequence == 2 && batch.lastSequence == 1_001)
+        #expect(batch.timestamp >= one.timestamp)
+        let events = try log.readAll("orders", from: .all)
+        #expect(events.map(\.sequence) == Array(1...1_001))
+        #expect(events.last?.payload == Array("event 999".utf8))
+        let info = try #require(try log.streamInfo("orders"))
+        #expect(info.count == 1_001 && info.firstSequence == 1 && info.lastSequence == 1_001)
+        #expect(info.storedBytes > 0 && info.storedBytes < info.rawBytes, "the blocks are compressed: \(info)")
+        #expect(info.firstTime == one.timestamp)
+        let figures = try log.storageFigures(of: "orders")
+        #expect(figures.blocks >= 4, "1 001 events take several blocks of at most 256: \(figures)")
+        #expect(figures.storedBytes == info.storedBytes)
+    }
+
+    @Test(arguments: Store.allCases)
+    func theCatalogNamesWhatIsWrong(store: Store) throws {
+        let opened = try store.open()
+        let log = opened.log
+        try log.createStream("a", policy: StreamPolicy())
+        expectLogError(.streamExists) { try log.createStream("a", policy: StreamPolicy()) }
+        expectLogError(.streamNotFound) { try log.append([1], to: "missing") }
+        expectLogError(.streamNotFound) { _ = try log.readAll("missing") }
+        expectLogError(.invalidStreamName) { try log.createStream("", policy: StreamPolicy()) }
+        expectLogError(.invalidArgument) { try log.append(contentsOf: [], to: "a") }
+        #expect(try log.ensureStream("a", policy: StreamPolicy(capacity: .last(3))).policy == StreamPolicy(), "an existing stream keeps its policy")
+        try log.ensureStream("b", policy: StreamPolicy(capacity: .last(3)))
+        #expect(try log.streamCount() == 2)
+        #expect(try log.streams().map(\.name) == ["a", "b"])
+        #expect(try log.streamInfo("missing") == nil)
+    }
+
+    @Test(arguments: Store.allCases)
+    func aCapacityKeepsTheLastEventsAndTheDefaultReplayStartsThere(store: Store) throws {
+        let opened = try store.open()
+        let log = opened.log
+        try log.createStream("last", policy: StreamPolicy(capacity: .last(5), replay: .last(2)))
+        for index in 1...300 { try log.append(Array("\(index)".utf8), to: "last") }
+        let info = try #require(try log.streamInfo("last"))
+        #expect(info.firstSequence == 296 && info.lastSequence == 300 && info.count == 5)
+        #expect(try log.readAll("last", from: .all).map(\.sequence) == Array(296...300))
+        #expect(try log.readAll("last").map(\.sequence) == [299, 300])
+        #expect(try log.startSequence(of: "last", from: .newOnly) == 301)
+        #expect(try log.storageFigures(of: "last").blocks < 10, "whole blocks before the first retained event are deleted")
+        try log.updatePolicy(of: "last", to: StreamPolicy(capacity: .last(1)))
+        #expect(try log.readAll("last", from: .all).map(\.sequence) == [300])
+    }
+
+    @Test(arguments: Store.allCases)
+    func aCompletionIsTheStreamsLastEvent(store: Store) throws {
+        let opened = try store.open()
+        let log = opened.log
+        try log.createStream("done", policy: StreamPolicy())
+        try log.createStream("broken", policy: StreamPolicy())
+        try log.append([7], to: "done")
+        #expect(try log.appendCompleted(to: "done").firstSequence == 2)
+        expectLogError(.streamEnded) { try log.append([8], to: "done") }
+        #expect(try log.readAll("done", from: .all).map(\.kind) == [.value, .completed])
+        try log.appendFailed(to: "broken", message: "upstream went away")
+        let failure = try #require(try log.readAll("broken", from: .all).first)
+        #expect(failure.kind == .failed && failure.payload == Array("upstream went away".utf8))
+        #expect(try log.streamInfo("done")?.state == .completed)
+    }
+
+    @Test(arguments: Store.allCases)
+    func truncationDropsTheOldestEventsAndSequencesGoOn(store: Store) throws {
+        let opened = try store.open()
+        let log = opened.log
+        try log.createStream("t", policy: StreamPolicy())
+        try log.append(contentsOf: (1...600).map { [UInt8(truncatingIfNeeded: $0)] }, to: "t")
+        #expect(try log.truncate("t", before: 101).firstSequence == 101)
+        #expect(try log.truncate("t", keepingLast: 50).firstSequence == 551)
+        #expect(try log.readAll("t", from: .all).map(\.sequence) == Array(551...600))
+        let later = try log.append([1], to: "t")
+        #expect(later.firstSequence == 601)
+        #expect(try log.truncate("t", olderThan: later.timestamp).firstSequence == 601)
+        #expect(try log.readAll("t", from: .all).map(\.sequence) == [601])
+        #expect(try log.readAll("t", from: .since(microseconds: later.timestamp)).map(\.sequence) == [601])
+    }
+
+    @Test(arguments: Store.allCases)
+    func aDeletedStreamIsGoneAndANewOneUnderItsNameStartsAtOne(store: Store) throws {
+        let opened = try store.open()
+        let log = opened.log
+        try log.createStream("d", policy: StreamPolicy())
+        try log.append(contentsOf: [[1], [2], [3]], to: "d")
+        try log.deleteStream("d")
+        #expect(try log.streamInfo("d") == nil)
+        expectLogError(.streamNotFound) { try log.deleteStream("d") }
+        try log.createStream("d", policy: StreamPolicy())
+        #expect(try log.append([9], to: "d").firstSequence == 1)
+        #expect(try log.readAll("d", from: .all).map(\.payload) == [[9]])
+    }
+
+    @Test(arguments: Store.allCases)
+    func anObserverGetsEveryLaterCommitOnceInOrder(store: Store) throws {
+        let opened = try store.open()
+        let log = opened.log
+        try log.createStream("live", policy: StreamPolicy())
+        try log.append([0], to: "live")
+        let seen = Mutex<[UInt64]>([])
+        let observation = try log.observeAppends(to: "live") { append in
+            seen.withLock { $0 += append.events.map(\.sequence) }
+        }
+        defer { observation.cancel() }
+        for index in 1...50 { try log.append([UInt8(index)], to: "live") }
+        try log.append(contentsOf: (0..<300).map { [UInt8(truncatingIfNeeded: $0)] }, to: "live")
+        #expect(pollUntil(timeout: patience) { seen.withLock { $0.count } >= 350 })
+        #expect(seen.withLock { $0 } == Array(2...351))
+    }
+
+    @Test(arguments: Store.allCases)
+    func concurrentAppendersShareTheSequencesWithoutGapOrDuplicate(store: Store) async throws {
+        let opened = try store.open()
+        let log = opened.log
+        try log.createStream("many", policy: StreamPolicy())
+        let receipts = try await withThrowingTaskGroup(of: [AppendReceipt].self) { group in
+            for writer in 0..<8 {
+                group.addTask {
+                    try await onOwnThread {
+                        try (0..<100).map { index in try log.append(Array("\(writer)-\(index)".utf8), to: "many") }
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(receipts.map(\.firstSequence).sorted() == Array(1...800))
+        let events = try log.readAll("many", from: .all)
+        #expect(events.map(\.sequence) == Array(1...800))
+        #expect(Set(events.map(\.payload)).count == 800)
+    }
+}

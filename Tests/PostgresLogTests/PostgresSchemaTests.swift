@@ -1,0 +1,62 @@
+import EventLog
+import Foundation
+import PostgresLog
+import StreamModel
+import StreamdTestSupport
+import Testing
+
+/// The tables' definition, their version, and what a wrong URL or an absent server gets.
+@Suite(.enabled(if: postgresAvailable, "needs root and Debian's postgresql package"))
+struct PostgresSchemaTests {
+    @Test func theSchemaFileIsTheOneTheLogRuns() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let file = try String(contentsOf: root.appendingPathComponent("schemas/eventlog-postgres.sql"), encoding: .utf8)
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        try PostgresLog(PostgresAddress(url)).close()
+        let database = String(url.split(separator: "/").last!)
+        #expect(try server.sql("SELECT version FROM streamd.version", database: database) == "1\n")
+        // What the log made is what the file makes: the same tables and columns.
+        let columns = "SELECT table_name || '.' || column_name || ' ' || data_type FROM information_schema.columns WHERE table_schema = 'streamd' ORDER BY 1"
+        let made = try server.sql(columns, database: database)
+        let other = try server.makeDatabase()
+        let otherName = String(other.split(separator: "/").last!)
+        try server.sql(file, database: otherName)
+        #expect(try server.sql(columns, database: otherName) == made)
+        #expect(made.contains("blocks.payload bytea") && made.contains("streams.last_seq bigint"))
+    }
+
+    @Test func tablesOfANewerVersionAreRefusedWithASentence() throws {
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        try PostgresLog(PostgresAddress(url)).close()
+        try server.sql("UPDATE streamd.version SET version = 9", database: String(url.split(separator: "/").last!))
+        let error = expectLogError(.newerSchema) { _ = try PostgresLog(PostgresAddress(url)) }
+        #expect(error?.message.contains("schema version 9, newer than the 1 this streamd knows; run a newer streamd.") == true, "\(String(describing: error))")
+    }
+
+    @Test func twoLogsOpeningAnEmptyDatabaseTogetherMakeTheTablesOnce() async throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { try await onOwnThread { try PostgresLog(PostgresAddress(url)).close() } } }
+            try await group.waitForAll()
+        }
+    }
+
+    @Test func anAbsentServerIsUnavailableWithASentenceThatHidesThePassword() throws {
+        let directory = try ShortTemporaryDirectory()
+        let host = directory.path.replacingOccurrences(of: "/", with: "%2F")
+        let url = "postgresql://someone:secret@\(host):5432/db"
+        let error = expectLogError(.unavailable) { _ = try PostgresLog(PostgresAddress(url)) }
+        let message = error?.message ?? ""
+        #expect(message.hasPrefix("cannot connect to PostgreSQL at postgresql://someone:***@"), "\(message)")
+        #expect(!message.contains("secret"), "\(message)")
+        #expect(message.hasSuffix("check that the server runs and that the URL's host, port, user, password and database are right."), "\(message)")
+    }
+
+    @Test func aURLThatIsNotPostgresIsRefusedWithASentence() throws {
+        let error = #expect(throws: PostgresAddressError.self) { try PostgresAddress("mysql://x/y") }
+        #expect(error?.description == "mysql://x/y is not a PostgreSQL URL; write it as postgres://USER@HOST:PORT/DATABASE (or postgresql://…).")
+        #expect(try PostgresAddress("postgres://u:pw@h/db?sslmode=require&password=pw2").description == "postgres://u:***@h/db?sslmode=require&password=***")
+    }
+}

@@ -1,0 +1,73 @@
+import EventLog
+import Foundation
+import PostgresLog
+import StreamModel
+import StreamdTestSupport
+import Testing
+
+/// The two databases a log can live in, for suites that run the same checks on both.
+enum Store: String, CaseIterable, CustomStringConvertible, Sendable {
+    case sqlite, postgres
+
+    var description: String { rawValue }
+
+    /// A fresh, empty log of this kind, closed (and its files removed) when the value is released.
+    func open(options: EventLogOptions = EventLogOptions()) throws -> OpenedLog {
+        switch self {
+        case .sqlite:
+            let directory = try ShortTemporaryDirectory()
+            return OpenedLog(try EventLog(path: directory.database, options: options), keeping: directory)
+        case .postgres:
+            let url = try PostgresServer.shared.get().makeDatabase()
+            return OpenedLog(try PostgresLog(PostgresAddress(url), options: options), keeping: nil)
+        }
+    }
+}
+
+/// A log a test opened, and what it lives in.
+///
+/// Thread-safety: Sendable; its properties are constants.
+final class OpenedLog: Sendable {
+    let log: any LogStorage
+    private let directory: ShortTemporaryDirectory?
+
+    init(_ log: any LogStorage, keeping directory: ShortTemporaryDirectory?) {
+        self.log = log
+        self.directory = directory
+    }
+
+    deinit { log.close() }
+}
+
+extension LogStorage {
+    /// Every event of `stream` from `position` (tests only: holds them all).
+    func readAll(_ stream: String, from position: StartPosition = .streamDefault) throws -> [LogEvent] {
+        var events: [LogEvent] = []
+        try read(stream, from: position) { event in
+            events.append(event.copy())
+            return true
+        }
+        return events
+    }
+}
+
+/// Expects `body` to throw an `EventLogError` with `code`, and returns it.
+@discardableResult
+func expectLogError(
+    _ code: EventLogError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
+) -> EventLogError? {
+    do {
+        try body()
+        Issue.record("expected EventLogError.\(code), nothing was thrown", sourceLocation: sourceLocation)
+        return nil
+    } catch let error as EventLogError {
+        #expect(error.code == code, "got \(error)", sourceLocation: sourceLocation)
+        return error
+    } catch {
+        Issue.record("expected EventLogError.\(code), got \(error)", sourceLocation: sourceLocation)
+        return nil
+    }
+}
+
+/// Whether PostgreSQL can run here; suites that need it are skipped with the reason otherwise.
+let postgresAvailable = PostgresServer.unavailableReason == nil
