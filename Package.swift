@@ -74,7 +74,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "streambench",
-            dependencies: ["EventLog", "StreamProtocol"],
+            dependencies: ["EventLog", "PostgresLog", "StreamProtocol"],
             path: "Tools/streambench"
         ),
         .testTarget(name: "ReactiveTests", dependencies: ["Reactive"]),
@@ -87,7 +87,7 @@ let package = Package(
         .target(
             name: "StreamServer",
             dependencies: [
-                "StreamProtocol", "EventLog", "Reactive",
+                "StreamProtocol", "EventLog", "PostgresLog", "Reactive",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -110,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "streamctl",
             dependencies: [
-                "StreamClient", "StreamProtocol", "EventLog",
+                "StreamClient", "StreamProtocol", "EventLog", "PostgresLog",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/streamctl"

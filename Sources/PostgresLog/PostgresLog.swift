@@ -52,6 +52,12 @@ public final class PostgresLog: Sendable {
         thread.start()
     }
 
+    /// Removes the streamd tables of the database `address` names, and with them every stream: for
+    /// `streambench --db`, which starts each run on empty tables. No log may be open on it.
+    package static func removeTables(_ address: PostgresAddress) throws {
+        try PostgresSchema.remove(on: PostgresConnection(address))
+    }
+
     /// Stops taking appends, waits for the writer to answer what it holds, and closes the connections.
     public func close() {
         guard !closed.exchange(true, ordering: .relaxed) else { return }

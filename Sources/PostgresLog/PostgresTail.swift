@@ -111,10 +111,14 @@ final class PostgresTail: Sendable {
                 nextPoll = ContinuousClock.now
             }
             var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            if let listener, listener.isOpen { descriptors.append(pollfd(fd: listener.socket, events: Int16(POLLIN), revents: 0)) }
-            let wait = max(Duration.zero, min(nextPoll, nextConnect) - ContinuousClock.now)
-            let milliseconds = Int32(min(1_000, wait / .milliseconds(1)))
-            _ = poll(&descriptors, nfds_t(descriptors.count), listener == nil ? min(milliseconds, 1_000) : milliseconds)
+            var until = nextPoll
+            if let listener, listener.isOpen {
+                descriptors.append(pollfd(fd: listener.socket, events: Int16(POLLIN), revents: 0))
+            } else {
+                until = min(until, nextConnect)
+            }
+            let wait = max(Duration.zero, until - ContinuousClock.now)
+            _ = poll(&descriptors, nfds_t(descriptors.count), Int32(min(1_000, wait / .milliseconds(1))))
             var drain = [UInt8](repeating: 0, count: 64)
             while read(wakeRead, &drain, drain.count) > 0 {}
             if state.withLock({ $0.closed }) { return }

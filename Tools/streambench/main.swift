@@ -1,19 +1,22 @@
 // streambench: measures streamd on this machine and prints `peer=streamd metric=... value=... unit=...`.
 // Build with -c release. Two modes:
-//   streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH]
-//       the client workloads of ../shared/peers/run-peers.sh against a streamd it starts (N = 500000, P = 100)
+//   streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH] [--db postgres://…]
+//       the client workloads of ../shared/peers/run-peers.sh against a streamd it starts (N = 500000, P = 100),
+//       on an SQLite file of its own or on the PostgreSQL database --db names (whose streamd tables each run
+//       removes first), where it also measures publish-to-subscriber across two daemons ("across")
 //   streambench --log [--events N] [--runs R] [--big N]
 //       the event log alone, in process (N = 1000000)
 //   streambench --soak [--seconds S] [--idle N] [--pace E] [--payload P] [--streamd PATH]
 //       well-behaved clients beside hostile ones against a streamd it starts (S = 30, N = 2000, E = 100000)
 import EventLog
 import Foundation
+import PostgresLog
 import StreamProtocol
 
 struct Arguments {
     static let usage = """
         usage: streambench [--version]
-               streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH] [--only ping,rtt,publish,replay,many,latency,fanout,trickle,create,reclaim] [--metrics] [--dir DIR]
+               streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH] [--only ping,rtt,publish,replay,many,latency,fanout,trickle,create,reclaim,across] [--metrics] [--dir DIR] [--db postgres://…]
                streambench --log [--events N] [--runs R] [--big N] [--dir DIR]
                streambench --soak [--seconds S] [--idle N] [--pace E] [--payload P] [--streamd PATH] [--dir DIR]
         """
@@ -39,6 +42,8 @@ struct Arguments {
     /// Whether the client workloads' daemon serves metrics (`--metrics 127.0.0.1:0`), to measure their cost.
     var metrics = false
     var directory = NSTemporaryDirectory() + "streambench-\(getpid())"
+    /// The PostgreSQL database the client workloads' daemons serve (nil: an SQLite file per run).
+    var database: PostgresAddress?
 
     init(_ list: [String]) {
         var events: Int?
@@ -66,6 +71,10 @@ struct Arguments {
             case "--only": only = Set((iterator.next() ?? "").split(separator: ",").map(String.init))
             case "--metrics": metrics = true
             case "--dir": directory = iterator.next() ?? directory
+            case "--db":
+                let url = iterator.next() ?? ""
+                guard let address = try? PostgresAddress(url) else { Self.fail("--db takes a postgres:// URL; without it each run has an SQLite file of its own") }
+                database = address
             default: Self.fail("unknown argument \(argument)")
             }
         }

@@ -27,96 +27,16 @@ extension EventLog {
             var events: UInt64 = 0
             let streams = try StreamCatalog.loadAll(on: connection)
             for state in streams {
-                try verify(state, reader, &problems, &blocks, &events)
+                var check = StreamCheck(state, decoder: reader.decoder)
+                try check.run { from, limit, body in
+                    try BlockStore.blocks(of: state, atOrAfter: from, limit: limit, on: reader.connection, body)
+                }
+                problems += check.problems
+                blocks += check.blocks
+                events += check.events
             }
             problems += try marksProblems(streams, slots: marks)
             return VerifyReport(problems: problems, streamCount: streams.count, blockCount: blocks, eventCount: events)
-        }
-    }
-
-    private func verify(
-        _ state: StreamState, _ reader: ReaderConnection, _ problems: inout [VerifyReport.Problem],
-        _ blockCount: inout Int, _ eventCount: inout UInt64
-    ) throws {
-        func problem(_ range: ClosedRange<UInt64>?, _ message: String) {
-            problems.append(.init(stream: state.name, sequences: range, message: message))
-        }
-        if state.firstSequence > state.lastSequence + 1 {
-            problem(nil, "catalog's first retained sequence \(state.firstSequence) is past its last \(state.lastSequence) + 1")
-        }
-        var expected: UInt64?  // the first sequence the next block must start with
-        var bytes: Int64 = 0
-        var lastKind: LogEvent.Kind?
-        var lastTimestamp = Int64.min
-        while true {
-            let from = expected ?? 0
-            var rows = 0
-            _ = try BlockStore.blocks(of: state, atOrAfter: from, limit: 64, on: reader.connection) {
-                header, stored, rowFirst, rowLast in
-                rows += 1
-                blockCount += 1
-                bytes += Int64(stored.count)
-                guard let header else {
-                    let range = UInt64(max(1, rowFirst))...UInt64(max(1, rowFirst, rowLast))
-                    problem(range, "block has impossible header columns")
-                    expected = range.upperBound + 1
-                    return true
-                }
-                let range = header.sequences
-                guard header.lastSequence >= header.firstSequence else {
-                    problem(range, "block header is inverted (sequences \(header.firstSequence)...\(header.lastSequence))")
-                    expected = max(expected ?? 0, header.firstSequence + 1)
-                    return true
-                }
-                if let want = expected, header.firstSequence != want {
-                    if header.firstSequence > want {
-                        problem(want...(header.firstSequence - 1), "sequences missing: no block holds them")
-                    } else {
-                        problem(header.firstSequence...max(header.firstSequence, min(header.lastSequence, want - 1)), "blocks overlap: these sequences are stored twice")
-                    }
-                } else if expected == nil, header.firstSequence > state.firstSequence {
-                    problem(state.firstSequence...(header.firstSequence - 1), "retained sequences missing before the first block")
-                }
-                if header.lastSequence - header.firstSequence + 1 != UInt64(header.count) || header.firstTimestamp > header.lastTimestamp {
-                    problem(range, "block header is inconsistent (count \(header.count), timestamps \(header.firstTimestamp)...\(header.lastTimestamp))")
-                }
-                do {
-                    _ = try reader.decoder.decode(header, stored: stored, from: 0) { event in
-                        eventCount += 1
-                        lastKind = event.kind
-                        if event.timestamp < lastTimestamp {
-                            problem(event.sequence...event.sequence, "timestamp goes backwards")
-                        }
-                        lastTimestamp = event.timestamp
-                        if event.kind != .value, event.sequence != state.lastSequence {
-                            problem(event.sequence...event.sequence, "a terminal event is followed by more events")
-                        }
-                        return true
-                    }
-                } catch let error as EventLogError {
-                    problem(range, error.message)
-                    lastKind = nil
-                }
-                expected = header.lastSequence + 1
-                return true
-            }
-            if rows < 64 { break }
-        }
-        let retained = state.lastSequence + 1 - min(state.firstSequence, state.lastSequence + 1)
-        if let expected, expected != state.lastSequence + 1 {
-            if expected <= state.lastSequence {
-                problem(expected...state.lastSequence, "sequences missing at the end: the catalog says the last is \(state.lastSequence)")
-            } else {
-                problem((state.lastSequence + 1)...(expected - 1), "blocks hold sequences past the catalog's last \(state.lastSequence)")
-            }
-        } else if expected == nil, retained > 0 {
-            problem(state.firstSequence...state.lastSequence, "retained sequences have no blocks")
-        }
-        if bytes != state.storedBytes {
-            problem(nil, "catalog says \(state.storedBytes) stored bytes, the blocks hold \(bytes)")
-        }
-        if state.terminal != 0, retained > 0, let lastKind, lastKind.rawValue != state.terminal {
-            problem(state.lastSequence...state.lastSequence, "catalog says the stream ended, but its last stored event is not terminal")
         }
     }
 }

@@ -40,3 +40,40 @@ extension EventLog: LogStorage {
         try readers.withReader(catalog: false) { reader in try startSequence(loadForReading(stream, reader), position, reader) }
     }
 }
+
+/// What streamd needs of a log beyond `LogStorage`: the catalog rows themselves, appends answered
+/// through a completion, the live tail without a thread hop, and the operator's commands.
+///
+/// Thread-safety: as `LogStorage`.
+package protocol ServedLog: LogStorage {
+    /// The options the log was opened with.
+    var options: EventLogOptions { get }
+    /// Where the log lives, for messages and `stats`: a file's path, or a URL without its password.
+    var location: String { get }
+    /// The bytes the log's database takes (the SQLite file and its WAL; PostgreSQL's streamd tables).
+    func databaseBytes() -> Int64
+
+    func catalogEntry(_ name: String) throws -> StreamState?
+    func catalogEntries() throws -> [StreamState]
+    /// The catalog row of stream `name`, created with `policy` (which must be valid) if missing.
+    func ensuredStream(_ name: String, policy: StreamPolicy) throws -> StreamState
+    /// The row as `StreamInfo`, with what only the blocks tell (first time, bytes before compression).
+    func describe(_ state: StreamState) throws -> StreamInfo
+
+    /// Appends `payloads` and calls `completion` once they are durable (or failed); see
+    /// `EventLog.append(contentsOf:to:commitOnCallingThreadIfIdle:completion:)`.
+    func append(
+        contentsOf payloads: [[UInt8]], to stream: String, commitOnCallingThreadIfIdle: Bool,
+        completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void)
+    /// The live tail for short handlers that neither block nor touch the log (see
+    /// `EventLog.observeAppendsImmediately`).
+    func observeAppendsImmediately(to stream: String, _ handler: @escaping @Sendable (CommittedAppend) -> Void) throws -> AppendObservation
+
+    func verify() throws -> VerifyReport
+    func compact() throws -> CompactionReport
+}
+
+extension EventLog: ServedLog {
+    package var location: String { path }
+    package func databaseBytes() -> Int64 { DatabaseFiles.bytes(path) }
+}

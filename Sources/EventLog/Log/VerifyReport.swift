@@ -11,6 +11,12 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
         /// What is wrong.
         public let message: String
 
+        package init(stream: String?, sequences: ClosedRange<UInt64>?, message: String) {
+            self.stream = stream
+            self.sequences = sequences
+            self.message = message
+        }
+
         /// The value as a log line or error report shows it.
         public var description: String {
             var text = ""
@@ -28,6 +34,13 @@ public struct VerifyReport: Sendable, CustomStringConvertible {
     public let blockCount: Int
     /// Events decoded.
     public let eventCount: UInt64
+
+    package init(problems: [Problem], streamCount: Int, blockCount: Int, eventCount: UInt64) {
+        self.problems = problems
+        self.streamCount = streamCount
+        self.blockCount = blockCount
+        self.eventCount = eventCount
+    }
 
     /// True when nothing is wrong.
     public var isClean: Bool { problems.isEmpty }

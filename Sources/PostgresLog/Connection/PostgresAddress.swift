@@ -6,7 +6,7 @@
 /// Values are immutable and Sendable.
 public struct PostgresAddress: Sendable, CustomStringConvertible, Equatable {
     /// The URL as given, password included: for libpq only.
-    let url: String
+    package let url: String
 
     /// Whether `text` names a PostgreSQL log rather than an SQLite file.
     public static func isPostgres(_ text: String) -> Bool {

@@ -12,8 +12,8 @@ import Synchronization
 /// Thread-safety: Sendable; every method may be called from any thread; publishes to one stream are
 /// serialized by that stream's lock, publishes to different streams run in parallel.
 public final class StreamHub: Sendable {
-    /// The log every connection reads and writes.
-    public let log: EventLog
+    /// The log every connection reads and writes: an SQLite `EventLog` or a `PostgresLog`.
+    package let log: any ServedLog
     /// The limits every connection is held to.
     public let limits: ServerLimits
     /// The name announced in `WELCOME`.
@@ -33,7 +33,7 @@ public final class StreamHub: Sendable {
     let subscriberLog: SubscriberLog
 
     /// A hub serving `log` under `limits`, announcing itself as `serverName`, logging to `logger`.
-    public init(log: EventLog, limits: ServerLimits = ServerLimits(), serverName: String = "streamd", logger: Logger = Logger(label: "streamd")) {
+    package init(log: any ServedLog, limits: ServerLimits = ServerLimits(), serverName: String = "streamd", logger: Logger = Logger(label: "streamd")) {
         subscriberLog = SubscriberLog(logger: logger)
         self.log = log
         self.limits = limits

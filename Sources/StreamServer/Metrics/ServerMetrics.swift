@@ -67,11 +67,13 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Sets the gauges read at scrape time: connections, subscriptions and the database's files.
-    func refresh(connections open: Int, subscriptions live: Int, catchingUp reading: Int, databasePath: String) {
+    func refresh(connections open: Int, subscriptions live: Int, catchingUp reading: Int, log: any ServedLog) {
         connections.record(open)
         subscriptions.record(live)
         catchingUp.record(reading)
-        databaseSize.record(DatabaseFiles.size(of: databasePath))
-        walSize.record(DatabaseFiles.size(of: databasePath + "-wal"))
+        // A PostgreSQL log has no files here: its tables' size, and no WAL of its own.
+        let sqlite = log as? EventLog
+        databaseSize.record(sqlite.map { DatabaseFiles.size(of: $0.path) } ?? log.databaseBytes())
+        walSize.record(sqlite.map { DatabaseFiles.size(of: $0.path + "-wal") } ?? 0)
     }
 }

@@ -77,9 +77,9 @@ final class Subscription: Sendable {
         // On the committing thread when few follow the stream: a subscription that keeps up sends at
         // once (written at once when its connection shares the committing loop), one that must read
         // hands over to its queue.
-        let observation = hub.log.observeAppendsImmediately(to: stream) { [weak self] append in self?.receiveLive(append) }
+        let observation = try hub.log.observeAppendsImmediately(to: stream) { [weak self] append in self?.receiveLive(append) }
         do {
-            let next = try hub.log.events(in: stream, from: start).nextSequence
+            let next = try hub.log.startSequence(of: stream, from: start)
             state.withLock { state in
                 state.nextSequence = next
                 state.credit = UInt64(credit)

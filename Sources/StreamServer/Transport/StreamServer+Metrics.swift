@@ -6,14 +6,14 @@ extension StreamServer {
     /// (and warning when that is not a loopback address: the exposition names streams).
     ///
     /// - Throws: `StreamServerError` when the address cannot be bound.
-    func startMetrics(hub: StreamHub, databasePath: String) async throws -> MetricsEndpoint? {
+    func startMetrics(hub: StreamHub) async throws -> MetricsEndpoint? {
         guard let metrics = configuration.metrics else { return nil }
         let exposition = metrics.exposition
         let endpoint = try await MetricsEndpoint.start(at: metrics.address) { [self] in
             let subscriptions = hub.liveSubscriptions()
             hub.metrics.refresh(
                 connections: connectionCount, subscriptions: subscriptions.count,
-                catchingUp: subscriptions.reduce(0) { $0 + ($1.isAttached ? 0 : 1) }, databasePath: databasePath)
+                catchingUp: subscriptions.reduce(0) { $0 + ($1.isAttached ? 0 : 1) }, log: hub.log)
             return exposition()
         }
         let shown = Self.shown(endpoint.boundAddress, host: metrics.address.host)

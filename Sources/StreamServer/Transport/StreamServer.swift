@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import PostgresLog
 import ServiceLifecycle
 import StreamProtocol
 import Synchronization
@@ -135,14 +136,14 @@ public final class StreamServer: Service, Sendable {
         if configuration.inheritedListener == nil, unlink(configuration.socketPath) != 0, errno != ENOENT {
             logger.warning("could not remove the socket file", metadata: ["socket": "\(configuration.socketPath)", "error": "\(String(cString: strerror(errno)))"])
         }
-        serving.lock.release()
+        serving.lock?.release()
         try? await group.shutdownGracefully()
         state.withLock { $0.phase = .finished(failure: nil) }
         logger.info("streamd stopped")
     }
 
     /// Drops expired events every `retentionInterval`, off the event loop (it waits for the writer).
-    private func enforceRetention(of log: EventLog, on group: MultiThreadedEventLoopGroup) -> RepeatedTask {
+    private func enforceRetention(of log: any ServedLog, on group: MultiThreadedEventLoopGroup) -> RepeatedTask {
         let interval = TimeAmount.nanoseconds(Int64(configuration.retentionInterval.components.seconds) * 1_000_000_000
             + configuration.retentionInterval.components.attoseconds / 1_000_000_000)
         let logger = logger
@@ -165,7 +166,8 @@ public final class StreamServer: Service, Sendable {
     private struct Serving {
         let channel: any Channel
         let hub: StreamHub
-        let lock: DatabaseLock
+        /// The SQLite database's lock file, held while the daemon runs; none for PostgreSQL, which many share.
+        let lock: DatabaseLock?
         let access: AccessControl
         let metrics: MetricsEndpoint?
     }
@@ -180,38 +182,14 @@ public final class StreamServer: Service, Sendable {
             throw StreamServerError(.accessFile, "\(error)")
         }
         if configuration.inheritedListener == nil { try SocketFile.prepare(socketPath) }
-        let directory = try DatabaseDirectory(databasePath: configuration.databasePath)
-        let lock = try DatabaseLock(databasePath: configuration.databasePath, directory: directory.descriptor)
-        let hub: StreamHub
-        do {
-            // The daemon owns its database (the lock file says so to other daemons and to streamctl):
-            // SQLite may keep it from other processes too, and spare each commit its file locks.
-            var options = configuration.logOptions
-            options.exclusiveToProcess = true
-            // Acknowledged once in the journal; the writer moves appends into SQLite in batches.
-            options.journal = true
-            options.followsSymlinks = false
-            options.storageObserver = StorageConditionLogging.observer(logger)
-            // Only when its lines are logged: a commit of a capacity-bound stream would report for nothing.
-            if logger.logLevel <= .debug { options.retentionObserver = StorageActivityLogging.retentionObserver(logger) }
-            options.checkpointObserver = StorageActivityLogging.checkpointObserver(logger)
-            let log: EventLog
-            do {
-                log = try EventLog(path: directory.resolvedDatabasePath, options: options)
-            } catch let error as EventLogError where error.code == .busy {
-                throw StreamServerError(.databaseInUse, "another process has the database \(configuration.databasePath) open, and streamd keeps its database to itself while it runs; close that process (a program or shell reading the file), then start streamd again.")
-            }
-            hub = StreamHub(log: log, limits: configuration.limits, serverName: configuration.serverName, logger: logger)
-        } catch {
-            lock.release()
-            throw error
-        }
+        let (log, lock) = try openLog()
+        let hub = StreamHub(log: log, limits: configuration.limits, serverName: configuration.serverName, logger: logger)
         let metrics: MetricsEndpoint?
         do {
-            metrics = try await startMetrics(hub: hub, databasePath: directory.resolvedDatabasePath)
+            metrics = try await startMetrics(hub: hub)
         } catch {
             hub.log.close()
-            lock.release()
+            lock?.release()
             throw error
         }
         do {
@@ -220,6 +198,37 @@ public final class StreamServer: Service, Sendable {
         } catch {
             await metrics?.stop()
             hub.log.close()
+            lock?.release()
+            throw error
+        }
+    }
+
+    /// Opens the log the configuration names: the SQLite file, under its lock, or the PostgreSQL
+    /// database of a `postgres://` URL, which other daemons may serve too.
+    private func openLog() throws -> (any ServedLog, DatabaseLock?) {
+        var options = configuration.logOptions
+        options.storageObserver = StorageConditionLogging.observer(logger)
+        // Only when its lines are logged: a commit of a capacity-bound stream would report for nothing.
+        if logger.logLevel <= .debug { options.retentionObserver = StorageActivityLogging.retentionObserver(logger) }
+        if let address = try? PostgresAddress(configuration.databasePath) {
+            return (try PostgresLog(address, options: options), nil)
+        }
+        let directory = try DatabaseDirectory(databasePath: configuration.databasePath)
+        let lock = try DatabaseLock(databasePath: configuration.databasePath, directory: directory.descriptor)
+        do {
+            // The daemon owns its database (the lock file says so to other daemons and to streamctl):
+            // SQLite may keep it from other processes too, and spare each commit its file locks.
+            options.exclusiveToProcess = true
+            // Acknowledged once in the journal; the writer moves appends into SQLite in batches.
+            options.journal = true
+            options.followsSymlinks = false
+            options.checkpointObserver = StorageActivityLogging.checkpointObserver(logger)
+            do {
+                return (try EventLog(path: directory.resolvedDatabasePath, options: options), lock)
+            } catch let error as EventLogError where error.code == .busy {
+                throw StreamServerError(.databaseInUse, "another process has the database \(configuration.databasePath) open, and streamd keeps its database to itself while it runs; close that process (a program or shell reading the file), then start streamd again.")
+            }
+        } catch {
             lock.release()
             throw error
         }

@@ -1,4 +1,5 @@
 import Logging
+import PostgresLog
 
 extension StreamServerConfiguration {
     /// The configuration as log metadata, for the daemon's start-up line: database, socket,
@@ -21,7 +22,7 @@ extension StreamServerConfiguration {
             "deduplication-window": .stringConvertible(limits.deduplicationWindow),
         ]
         let settings: Logger.Metadata = [
-            "db": .string(databasePath),
+            "db": .string((try? PostgresAddress(databasePath))?.description ?? databasePath),
             "socket": .string(socketPath),
             "socket-mode": .string(String(socketMode, radix: 8)),
             "durability": .string("\(logOptions.durability)"),

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import PostgresLog
 import StreamProtocol
 
 /// The client workloads, the same as `../shared/peers/run-peers.sh` gives Redis Streams and NATS
@@ -18,6 +19,7 @@ struct ClientBenchmark {
         var ping: [Double] = [], roundTrip: [Double] = [], publish: [Double] = [], replay: [Double] = []
         var manyPublishers: [Double] = []
         var latencyP50: [Double] = [], latencyP99: [Double] = [], latencyP999: [Double] = [], fanOut: [Double] = [], fanOutPublish: [Double] = []
+        var acrossP50: [Double] = [], acrossP99: [Double] = [], acrossP999: [Double] = []
         var resident: [Double] = [], peak: [Double] = []
         var createFirst: [Double] = [], createLast: [Double] = []
         var trickleCPU: [Double] = []
@@ -29,14 +31,16 @@ struct ClientBenchmark {
     func run() throws {
         let payload = [UInt8](repeating: UInt8(ascii: "x"), count: arguments.payload)
         let fanOutEvents = max(1, arguments.events / 10)
-        note("workload: \(arguments.events) events of \(arguments.payload) B, window \(Self.window), durability \(arguments.durability)")
+        note("workload: \(arguments.events) events of \(arguments.payload) B, window \(Self.window), durability \(arguments.durability), "
+            + "database \(arguments.database.map { "\($0) (its streamd tables removed before each run)" } ?? "an SQLite file per run")")
         var figures = Figures()
         for run in 0..<arguments.runs {
             let directory = arguments.directory + "/client-\(run)"
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: directory) }
+            if let database = arguments.database { try PostgresLog.removeTables(database) }
             let daemon = try Daemon(
-                executable: arguments.streamd, directory: directory, durability: arguments.durability,
+                executable: arguments.streamd, directory: directory, durability: arguments.durability, database: arguments.database,
                 extraArguments: arguments.metrics ? ["--metrics", "127.0.0.1:0"] : [])
             defer { daemon.stop() }
 
@@ -49,10 +53,22 @@ struct ClientBenchmark {
                 figures.manyPublishers.append(try ManyPublishersBenchmark.run(daemon.socketPath, events: arguments.events, payload: payload))
             }
             if runs("latency") {
-                let latency = try latencyAtFixedRate(daemon.socketPath, payload: payload)
+                let latency = try latencyAtFixedRate(publishingTo: daemon.socketPath, readingFrom: daemon.socketPath, payload: payload)
                 figures.latencyP50.append(latency.p50)
                 figures.latencyP99.append(latency.p99)
                 figures.latencyP999.append(latency.p999)
+            }
+            // Two daemons on one PostgreSQL database: publish through one, subscribe through the other.
+            if let database = arguments.database, runs("across") {
+                let otherDirectory = directory + "/other"
+                try FileManager.default.createDirectory(atPath: otherDirectory, withIntermediateDirectories: true)
+                let other = try Daemon(executable: arguments.streamd, directory: otherDirectory, durability: arguments.durability, database: database)
+                defer { other.stop() }
+                let latency = try latencyAtFixedRate(
+                    publishingTo: daemon.socketPath, readingFrom: other.socketPath, payload: payload, count: 10_000, interval: 1_000_000, stream: "across")
+                figures.acrossP50.append(latency.p50)
+                figures.acrossP99.append(latency.p99)
+                figures.acrossP999.append(latency.p999)
             }
             if runs("fanout") {
                 let fanOut = try fanOut(daemon.socketPath, payload: payload, events: fanOutEvents, subscribers: 100)
@@ -81,6 +97,9 @@ struct ClientBenchmark {
             ("latency_p50", figures.latencyP50, "us", "publish to subscriber at 10k events/s"),
             ("latency_p99", figures.latencyP99, "us", "publish to subscriber at 10k events/s"),
             ("latency_p999", figures.latencyP999, "us", "publish to subscriber at 10k events/s"),
+            ("across_p50", figures.acrossP50, "us", "publish through one daemon to a subscriber on another, 1k events/s"),
+            ("across_p99", figures.acrossP99, "us", "publish through one daemon to a subscriber on another, 1k events/s"),
+            ("across_p999", figures.acrossP999, "us", "publish through one daemon to a subscriber on another, 1k events/s"),
             ("fanout_deliveries", figures.fanOut, "events/s", "100 subscribers, \(fanOutEvents) events each"),
             ("fanout_publish", figures.fanOutPublish, "events/s", "publishing while 100 subscribers read"),
             ("trickle_daemon_cpu", figures.trickleCPU, "cores",
@@ -159,15 +178,18 @@ struct ClientBenchmark {
         return Double(expected) / seconds(since: start)
     }
 
-    /// Publishes at 10 000 events/s for two seconds, each payload carrying its send time, and
-    /// measures how long each takes to reach a subscriber on another connection. The 99.9th percentile
-    /// is the 20th slowest of the 20 000: it shows the stalls a median and a p99 hide.
-    private func latencyAtFixedRate(_ socketPath: String, payload: [UInt8]) throws -> (p50: Double, p99: Double, p999: Double) {
-        let count = 20_000, interval: UInt64 = 100_000
-        let publisher = try BenchSocket(path: socketPath)
-        let reader = try BenchSocket(path: socketPath)
-        _ = try publisher.request(.publish(.init(stream: "latency", payload: payload)))
-        let subscription = try BenchSubscription(socket: reader, stream: "latency", from: .newOnly)
+    /// Publishes `count` events, one every `interval` nanoseconds (by default 10 000 events/s for two
+    /// seconds), each payload carrying its send time, and measures how long each takes to reach a
+    /// subscriber on another connection (to the same daemon or, for `across`, another). The 99.9th
+    /// percentile of 20 000 is the 20th slowest: it shows the stalls a median and a p99 hide.
+    private func latencyAtFixedRate(
+        publishingTo publisherSocket: String, readingFrom readerSocket: String, payload: [UInt8],
+        count: Int = 20_000, interval: UInt64 = 100_000, stream: String = "latency"
+    ) throws -> (p50: Double, p99: Double, p999: Double) {
+        let publisher = try BenchSocket(path: publisherSocket)
+        let reader = try BenchSocket(path: readerSocket)
+        _ = try publisher.request(.publish(.init(stream: stream, payload: payload)))
+        let subscription = try BenchSubscription(socket: reader, stream: stream, from: .newOnly)
         let acknowledgements = BackgroundWork { try publisher.awaitPublished(count) }
         let received = BackgroundWork { () throws -> [Double] in
             var latencies: [Double] = []
@@ -179,7 +201,7 @@ struct ClientBenchmark {
             return latencies
         }
         // The send time fills the first 8 bytes, so a shorter payload is padded for this workload.
-        let template = PublishTemplate(stream: "latency", payload: payload + [UInt8](repeating: 0, count: max(0, 8 - payload.count)))
+        let template = PublishTemplate(stream: stream, payload: payload + [UInt8](repeating: 0, count: max(0, 8 - payload.count)))
         let start = monotonicNanoseconds()
         var frame: [UInt8] = []
         for index in 0..<count {

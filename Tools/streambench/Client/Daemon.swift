@@ -1,4 +1,5 @@
 import Foundation
+import PostgresLog
 
 /// A `streamd` process started for the benchmark on a socket and database of its own, stopped by
 /// SIGTERM when the benchmark ends.
@@ -9,10 +10,11 @@ final class Daemon {
     let databasePath: String
     private let process = Process()
 
-    /// Starts `executable` and returns once its socket accepts a handshake.
-    init(executable: String, directory: String, durability: String, extraArguments: [String] = []) throws {
+    /// Starts `executable` and returns once its socket accepts a handshake; it serves `database`, or
+    /// else a file in `directory`, where its socket is.
+    init(executable: String, directory: String, durability: String, database: PostgresAddress? = nil, extraArguments: [String] = []) throws {
         socketPath = directory + "/streamd.sock"
-        databasePath = directory + "/streamd.sqlite"
+        databasePath = database?.url ?? directory + "/streamd.sqlite"
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = ["--socket", socketPath, "--db", databasePath, "--durability", durability, "--log-level", "error"] + extraArguments
         try process.run()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import PostgresLog
 import StreamProtocol
 
 /// `streamctl verify [STREAM]`: the log's integrity check, through the daemon or on a stopped daemon's file.
@@ -10,8 +11,9 @@ struct VerifyCommand: AsyncParsableCommand {
         abstract: "Check the event log's integrity (blocks, checksums, sequences, catalog), through the daemon or offline with --db.",
         discussion: """
             With --db PATH the database file is opened read-only by streamctl itself, for a daemon that is \
-            stopped; while a daemon serves the file, drop --db to verify through it. Exit status 1 when \
-            problems are found.
+            stopped; while a daemon serves the file, drop --db to verify through it. With --db \
+            postgres://USER@HOST:PORT/DATABASE streamctl reads the PostgreSQL log in one snapshot, whether \
+            daemons serve it or not. Exit status 1 when problems are found.
             """)
 
     @OptionGroup var global: GlobalOptions
@@ -23,7 +25,7 @@ struct VerifyCommand: AsyncParsableCommand {
     @Argument(help: "Only report this stream's problems (and those of the whole database).")
     var stream: String?
 
-    @Option(name: .long, help: ArgumentHelp("Verify this database file directly (the daemon must be stopped).", valueName: "path"))
+    @Option(name: .long, help: ArgumentHelp("Verify this database file (the daemon must be stopped) or PostgreSQL URL directly.", valueName: "path|url"))
     var db: String?
 
     struct Report: Encodable {
@@ -77,8 +79,12 @@ struct VerifyCommand: AsyncParsableCommand {
         }
     }
 
-    /// Verifies the file itself, holding the daemon's database lock so no daemon starts meanwhile.
+    /// Verifies the file itself, holding the daemon's database lock so no daemon starts meanwhile, or
+    /// the PostgreSQL log a URL names, in one read snapshot.
     private func offline(_ path: String) throws -> Report {
+        if let address = try? PostgresAddress(path) {
+            return try Self.report(result(PostgresLog.verify(address)), source: "postgres", database: address.description, stream: stream)
+        }
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             throw CtlFailure("no database at \(path); give the path streamd uses (its --db, or STREAMD_DB).")
@@ -103,13 +109,17 @@ struct VerifyCommand: AsyncParsableCommand {
         if let stream, try log.streamInfo(stream) == nil {
             throw CtlFailure("no stream named \"\(stream)\" in \(path).")
         }
-        let found = try log.verify()
-        let result = VerifyResult(
+        return Self.report(result(try log.verify()), source: "file", database: path, stream: stream)
+    }
+
+    /// What `found` says, as the daemon would answer it: with a stream given, only its problems and
+    /// the database-wide ones.
+    private func result(_ found: VerifyReport) -> VerifyResult {
+        VerifyResult(
             streams: UInt32(clamping: found.streamCount), blocks: UInt64(found.blockCount), events: found.eventCount,
             problems: found.problems
                 .filter { stream == nil || $0.stream == nil || $0.stream == stream }
                 .map { VerifyResult.Problem(stream: $0.stream, sequences: $0.sequences, message: $0.message) })
-        return Self.report(result, source: "file", database: path, stream: stream)
     }
 
     /// Options that read a stopped daemon's database without creating anything beside it.

@@ -1,0 +1,131 @@
+import EventLog
+import Foundation
+import StreamClient
+import StreamdTestSupport
+import Synchronization
+import Testing
+
+/// Several streamd daemons serving one PostgreSQL database (issue 18): one set of streams, one
+/// gap-free sequence per stream whichever daemon a publish goes through, a subscriber on one daemon
+/// gets what was published through the other, and a daemon killed under load loses nothing it
+/// acknowledged.
+@Suite(.enabled(if: PostgresServer.unavailableReason == nil, "needs root and Debian's postgresql package"))
+struct PostgresDaemonsTests {
+    /// A daemon on its own socket serving the database at `url`.
+    private func daemon(_ url: String) throws -> (DaemonProcess, ShortTemporaryDirectory) {
+        let directory = try ShortTemporaryDirectory()
+        let daemon = try DaemonProcess(["--socket", directory.socket, "--db", url])
+        try daemon.waitForError(containing: "listening")
+        return (daemon, directory)
+    }
+
+    @Test func publishesThroughTwoDaemonsShareOneSequenceAndASubscriberOnOneSeesBoth() async throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let (first, firstDirectory) = try daemon(url)
+        let (second, secondDirectory) = try daemon(url)
+        defer { first.signal(SIGTERM); second.signal(SIGTERM) }
+        let setup = try await StreamConnection.connect(socketPath: firstDirectory.socket)
+        _ = try await setup.append(bytes("start"), to: "orders")
+        let watcher = try await StreamConnection.connect(socketPath: secondDirectory.socket)
+        let live = Task {
+            var sequences: [UInt64] = []
+            for try await event in watcher.events(in: "orders", from: .all) {
+                sequences.append(event.sequence)
+                if sequences.count == 801 { break }
+            }
+            return sequences
+        }
+        let published = try await withThrowingTaskGroup(of: [UInt64].self) { group in
+            for publisher in 0..<4 {
+                let socket = publisher % 2 == 0 ? firstDirectory.socket : secondDirectory.socket
+                group.addTask {
+                    let connection = try await StreamConnection.connect(socketPath: socket)
+                    defer { connection.close() }
+                    var sequences: [UInt64] = []
+                    for index in 0..<200 { sequences.append(try await connection.append(bytes("\(publisher)/\(index)"), to: "orders").sequence) }
+                    return sequences
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(published.sorted() == Array(2...801))
+        #expect(try await live.value == Array(1...801), "the subscriber on the second daemon got every event once, in order")
+        for socket in [firstDirectory.socket, secondDirectory.socket] {
+            let reader = try await StreamConnection.connect(socketPath: socket)
+            var payloads: [String] = []
+            for try await event in reader.history(of: "orders", from: .all) { payloads.append(String(decoding: event.payload, as: UTF8.self)) }
+            #expect(payloads.count == 801 && Set(payloads).count == 801)
+            reader.close()
+        }
+        watcher.close()
+        setup.close()
+    }
+
+    @Test func aDaemonKilledUnderLoadLosesNothingItAcknowledgedAndTheOtherGoesOn() async throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let (doomed, doomedDirectory) = try daemon(url)
+        let (survivor, survivorDirectory) = try daemon(url)
+        defer { survivor.signal(SIGTERM) }
+        let acknowledged = Locked<[UInt64: String]>([:])
+        let load = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for publisher in 0..<4 {
+                    group.addTask {
+                        guard let connection = try? await StreamConnection.connect(socketPath: doomedDirectory.socket) else { return }
+                        var index = 0
+                        while let receipt = try? await connection.append(bytes("\(publisher)/\(index)"), to: "load") {
+                            acknowledged.withLock { $0[receipt.sequence] = "\(publisher)/\(index)" }
+                            index += 1
+                        }
+                    }
+                }
+            }
+        }
+        #expect(await eventually { acknowledged.withLock { $0.count } >= 2_000 })
+        doomed.signal(SIGKILL)
+        await load.value
+        let client = try await StreamConnection.connect(socketPath: survivorDirectory.socket)
+        defer { client.close() }
+        var stored: [UInt64: String] = [:]
+        for try await event in client.history(of: "load", from: .all) { stored[event.sequence] = String(decoding: event.payload, as: UTF8.self) }
+        let sequences = stored.keys.sorted()
+        #expect(sequences == Array(1...UInt64(sequences.count)), "no gap")
+        for (sequence, payload) in acknowledged.withLock({ $0 }) { #expect(stored[sequence] == payload) }
+        let after = try await client.append(bytes("after"), to: "load")
+        #expect(after.sequence == UInt64(sequences.count) + 1)
+    }
+
+    @Test func streamctlVerifiesThePostgresLogDirectlyAndNamesADamagedBlock() async throws {
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        let (daemon, directory) = try daemon(url)
+        defer { daemon.signal(SIGTERM) }
+        let client = try await StreamConnection.connect(socketPath: directory.socket)
+        for index in 0..<10 { _ = try await client.append(bytes("event \(index)"), to: "checked") }
+        client.close()
+        let clean = try ToolProcess.run("streamctl", ["verify", "--db", url])
+        #expect(clean.status == 0, "\(clean)")
+        #expect(clean.standardOutput == "verified \(url): 1 stream, 10 blocks, 10 events: no problems\n", "\(clean)")
+        try server.sql("UPDATE streamd.blocks SET crc32 = crc32 + 1 WHERE first_seq = 4", database: String(url.split(separator: "/").last!))
+        let damaged = try ToolProcess.run("streamctl", ["verify", "--db", url])
+        #expect(damaged.status == 1, "\(damaged)")
+        #expect(damaged.standardOutput.contains("stream checked sequence 4: the stored block of sequences 4...4 is damaged: CRC-32"), "\(damaged)")
+        let missing = try ToolProcess.run("streamctl", ["verify", "--db", try server.makeDatabase()])
+        #expect(missing.status == 1)
+        #expect(missing.standardError.contains("holds no streamd log (no streamd.version table); check the URL's database name."), "\(missing)")
+    }
+
+    /// The live tail waits for the server's notifications and looks at the rows twice a second: an
+    /// idle daemon on PostgreSQL costs next to nothing (its tail once spun on a deadline long past).
+    @Test func anIdleDaemonOnPostgresUsesAlmostNoCPU() throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let (daemon, _) = try daemon(url)
+        defer { daemon.signal(SIGTERM) }
+        let pid = daemon.process.processIdentifier
+        Thread.sleep(forTimeInterval: 1)
+        let before = try DaemonResources.cpuSeconds(of: pid)
+        Thread.sleep(forTimeInterval: 3)
+        let used = try DaemonResources.cpuSeconds(of: pid) - before
+        #expect(used < 0.15, "an idle daemon used \(used) s of CPU in 3 s")
+    }
+}
