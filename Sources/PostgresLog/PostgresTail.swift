@@ -60,9 +60,15 @@ final class PostgresTail: Sendable {
     /// (`id:last_seq` pairs), or `*` when they would not fit in one notification.
     static func notify(_ streams: [StreamState], on connection: PostgresConnection) throws(EventLogError) {
         guard !streams.isEmpty else { return }
+        let (sql, parameters) = notifyStatement(streams)
+        try connection.execute(sql, parameters)
+    }
+
+    /// The statement `notify(_:on:)` runs.
+    static func notifyStatement(_ streams: [StreamState]) -> (sql: String, parameters: [PostgresValue]) {
         var payload = streams.map { "\($0.id):\($0.lastSequence)" }.joined(separator: " ")
         if payload.utf8.count > 7_000 { payload = "*" }
-        try connection.execute("SELECT pg_notify($1, $2)", [.text(channel), .text(payload)])
+        return ("SELECT pg_notify($1, $2)", [.text(channel), .text(payload)])
     }
 
     /// Starts watching `stream` after its current last sequence; `row` is its catalog row now.

@@ -38,18 +38,18 @@ final class PostgresWriter: QueueCommitter {
         }
         var accepted: [(request: AppendRequest, receipt: AppendReceipt, created: Int64)] = []
         var refused = [Bool](repeating: false, count: jobs.count)
+        var committing = false
         do {
-            try connection.transaction {
-                try commit(jobs, on: connection, accepting: &accepted, refusing: &refused)
-            }
+            try commit(jobs, on: connection, accepting: &accepted, refusing: &refused, committing: &committing)
         } catch {
             var failure = error as? EventLogError ?? EventLogError(.postgres, "an append failed: \(error)")
-            if failure.code == .unavailable, failure.sql == "COMMIT" {
+            if failure.code == .unavailable, committing {
                 failure = EventLogError(
                     .unavailable,
                     "the connection to PostgreSQL at \(address) broke while the append was being committed, so it may or may not be stored; read the stream to see, then append again if it is missing.",
                     sql: "COMMIT")
             }
+            if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
             for (request, answered) in zip(jobs, refused) where !answered { request.completion(.failure(failure.naming(stream: request.stream))) }
             if !connection.isOpen { self.connection = nil }
             return
@@ -60,15 +60,21 @@ final class PostgresWriter: QueueCommitter {
 
     func processed() {}
 
-    /// Numbers, stores and announces `requests` inside the caller's transaction; answers those that
-    /// fail their checks (marking them in `refused`) and puts the others, with their receipts, in
-    /// `accepted`.
+    /// Numbers, stores, announces and commits `requests` in one transaction; answers those that fail
+    /// their checks (marking them in `refused`) and puts the others, with their receipts, in
+    /// `accepted`. `committing` is set once the statements that end with the commit are sent.
+    ///
+    /// Two round trips to the server: the transaction's start and the row locks, then the blocks, the
+    /// rows, the notification and the commit, sent together. A stream with an age or size limit takes
+    /// a few more, since applying them reads its blocks.
     private func commit(
         _ requests: [AppendRequest], on connection: PostgresConnection,
-        accepting accepted: inout [(request: AppendRequest, receipt: AppendReceipt, created: Int64)], refusing refused: inout [Bool]
+        accepting accepted: inout [(request: AppendRequest, receipt: AppendReceipt, created: Int64)], refusing refused: inout [Bool],
+        committing: inout Bool
     ) throws {
         let names = Array(Set(requests.map(\.stream))).sorted()
-        var states = try PostgresCatalog.load(names, on: connection, locking: true)
+        let lock = PostgresCatalog.loadStatement(names, locking: true)
+        var states = PostgresCatalog.states(try connection.pipeline([("BEGIN", []), lock])[1])
         let before = states
         let now = options.clock()
         var events: [String: [(LogEvent.Kind, [UInt8])]] = [:]
@@ -106,12 +112,23 @@ final class PostgresWriter: QueueCommitter {
             }
             moved.append(state)
         }
-        try PostgresBlocks.insert(rows, on: connection)
-        for var state in moved {
-            try PostgresRetention.apply(&state, now: now, decoder: decoder, on: connection)
-            try PostgresCatalog.updatePositions(state, on: connection)
+        if moved.contains(where: PostgresRetention.readsBlocks) {
+            try PostgresBlocks.insert(rows, on: connection)
+            for var state in moved {
+                try PostgresRetention.apply(&state, now: now, decoder: decoder, on: connection)
+                try PostgresCatalog.updatePositions(state, on: connection)
+            }
+            try PostgresTail.notify(moved, on: connection)
+            committing = true
+            try connection.execute("COMMIT")
+            return
         }
-        try PostgresTail.notify(moved, on: connection)
+        var statements = rows.isEmpty ? [] : [PostgresBlocks.insertStatement(rows)]
+        statements += moved.map { PostgresCatalog.moveStatement($0, first: PostgresRetention.firstWithinCapacity($0)) }
+        if !moved.isEmpty { statements.append(PostgresTail.notifyStatement(moved)) }
+        statements.append(("COMMIT", []))
+        committing = true
+        try connection.pipeline(statements)
     }
 
     private func connected() throws(EventLogError) -> PostgresConnection {

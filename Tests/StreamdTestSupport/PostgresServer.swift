@@ -27,7 +27,7 @@ public final class PostgresServer: @unchecked Sendable {
     public static var unavailableReason: String? {
         if geteuid() != 0 { return "needs root to run PostgreSQL as the postgres user" }
         if getpwnam("postgres") == nil { return "needs the postgres user (Debian's postgresql package)" }
-        for tool in ["initdb", "postgres", "pg_isready", "psql"] where !FileManager.default.isExecutableFile(atPath: "\(binaries)/\(tool)") {
+        for tool in ["initdb", "postgres", "pg_isready", "psql", "pg_basebackup", "pg_ctl"] where !FileManager.default.isExecutableFile(atPath: "\(binaries)/\(tool)") {
             return "needs \(binaries)/\(tool) (Debian's postgresql package)"
         }
         return nil
@@ -44,17 +44,22 @@ public final class PostgresServer: @unchecked Sendable {
 
     /// Makes a cluster, starts its server and waits until it accepts connections.
     ///
-    /// - Parameter settings: server settings (`-c name=value`) beside the defaults here.
-    public init(settings: [String: String] = [:]) throws {
+    /// - Parameters:
+    ///   - settings: server settings (`-c name=value`) beside the defaults here.
+    ///   - standbyOf: makes this server a streaming standby of that one (`pg_basebackup -R`) instead
+    ///     of a cluster of its own.
+    public init(settings: [String: String] = [:], standbyOf primary: PostgresServer? = nil) throws {
         if let reason = Self.unavailableReason { throw TestFailure(reason) }
         directory = try ShortTemporaryDirectory()
         guard let owner = getpwnam("postgres") else { throw TestFailure("no postgres user") }
         guard chown(directory.path, owner.pointee.pw_uid, owner.pointee.pw_gid) == 0 else {
             throw TestFailure("chown \(directory.path) to postgres failed: \(String(cString: strerror(errno)))")
         }
-        let made = try Self.asPostgres(
-            "initdb", ["-D", directory.path + "/data", "-U", "streamd", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"])
-        guard made.status == 0 else { throw TestFailure("initdb failed: \(made)") }
+        let data = directory.path + "/data"
+        let made = try primary.map { primary in
+            try Self.asPostgres("pg_basebackup", ["-h", primary.directory.path, "-p", "\(primary.port)", "-U", "streamd", "-D", data, "-R", "-X", "stream"])
+        } ?? Self.asPostgres("initdb", ["-D", data, "-U", "streamd", "--auth=trust", "-E", "UTF8", "--no-sync", "--no-instructions"])
+        guard made.status == 0 else { throw TestFailure("\(primary == nil ? "initdb" : "pg_basebackup") failed: \(made)") }
         var all = ["listen_addresses": "", "fsync": "off", "unix_socket_directories": directory.path, "max_connections": "200"]
         all.merge(settings) { $1 }
         let options = all.sorted { $0.key < $1.key }.flatMap { ["-c", "\($0.key)=\($0.value)"] }
@@ -97,6 +102,20 @@ public final class PostgresServer: @unchecked Sendable {
             ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory.path, "-p", "\(port)", "-U", "streamd", "-d", database, "-c", statement])
         guard result.status == 0 else { throw TestFailure("psql \(statement) failed: \(result)") }
         return result.standardOutput
+    }
+
+    /// Makes this standby the primary (`pg_ctl promote`, waiting until it takes writes).
+    public func promote() throws {
+        let promoted = try Self.asPostgres("pg_ctl", ["promote", "-w", "-D", directory.path + "/data"])
+        guard promoted.status == 0 else { throw TestFailure("pg_ctl promote failed: \(promoted)") }
+    }
+
+    /// Kills the server's postmaster with SIGKILL, as a crash of its machine would end it, and waits
+    /// until it is gone (its other processes end on their own once they notice).
+    public func kill9() {
+        guard let pid = processID else { return }
+        kill(pid, SIGKILL)
+        _ = pollUntil(timeout: .seconds(30)) { kill(pid, 0) != 0 }
     }
 
     /// The server's process id (the postmaster), from its pid file.

@@ -33,6 +33,8 @@ final class PostgresConnection {
                 .unavailable,
                 "cannot connect to PostgreSQL at \(address): \(reason); check that the server runs and that the URL's host, port, user, password and database are right.")
         }
+        // Server notices (say, DROP ... IF EXISTS finding nothing) are not for the daemon's output.
+        PQsetNoticeProcessor(made, { _, _ in }, nil)
         connection = made
     }
 
@@ -51,6 +53,54 @@ final class PostgresConnection {
             PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
         }
         return try checked(result, sql: sql)
+    }
+
+    /// Sends `statements` together and reads their results (libpq's pipeline mode): one round trip to
+    /// the server for all of them. The first that fails throws, and the server skips the rest.
+    @discardableResult
+    func pipeline(_ statements: [(sql: String, parameters: [PostgresValue])]) throws(EventLogError) -> [PostgresResult] {
+        guard PQenterPipelineMode(connection) == 1 else {
+            throw EventLogError(.postgres, "cannot send statements together to PostgreSQL at \(address): \(Self.trimmed(PQerrorMessage(connection))).")
+        }
+        defer { PQexitPipelineMode(connection) }
+        for (sql, parameters) in statements {
+            let sent = Self.withParameters(parameters) { types, values, lengths, formats in
+                PQsendQueryParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+            }
+            guard sent == 1 else {
+                throw EventLogError(.unavailable, "the connection to PostgreSQL at \(address) broke: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
+            }
+        }
+        guard PQpipelineSync(connection) == 1 else {
+            throw EventLogError(.unavailable, "the connection to PostgreSQL at \(address) broke: \(Self.trimmed(PQerrorMessage(connection))).")
+        }
+        // Every result is read up to the sync, even after a failure, so the connection stays usable.
+        var results: [PostgresResult] = []
+        var failure: EventLogError?
+        for (sql, _) in statements {
+            guard let result = PQgetResult(connection) else {
+                failure = failure ?? EventLogError(.unavailable, "PostgreSQL at \(address) did not answer: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
+                break
+            }
+            while let extra = PQgetResult(connection) { PQclear(extra) }  // the NULL that ends each statement's results
+            switch PQresultStatus(result) {
+            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+                results.append(PostgresResult(result))
+            case PGRES_PIPELINE_ABORTED:
+                PQclear(result)
+            default:
+                failure = failure ?? Self.error(of: result, connection: connection, address: address, sql: sql)
+                PQclear(result)
+            }
+        }
+        // The sync's own result.
+        while let result = PQgetResult(connection) {
+            let status = PQresultStatus(result)
+            PQclear(result)
+            if status == PGRES_PIPELINE_SYNC { break }
+        }
+        if let failure { throw failure }
+        return results
     }
 
     /// Runs `sql`, which may hold several statements and takes no parameters (schema scripts).

@@ -16,7 +16,13 @@ enum PostgresBlocks {
     /// Inserts `rows` in one statement.
     static func insert(_ rows: [Row], on connection: PostgresConnection) throws(EventLogError) {
         guard !rows.isEmpty else { return }
-        try connection.execute(
+        let (sql, parameters) = insertStatement(rows)
+        try connection.execute(sql, parameters)
+    }
+
+    /// The statement that inserts `rows`.
+    static func insertStatement(_ rows: [Row]) -> (sql: String, parameters: [PostgresValue]) {
+        (
             """
             INSERT INTO streamd.blocks (stream_id, \(headerColumns), payload)
             SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::bytea[])
@@ -28,7 +34,8 @@ enum PostgresBlocks {
                 .int64Array(rows.map { Int64($0.header.count) }), .int64Array(rows.map(\.header.codec.rawValue)),
                 .int64Array(rows.map { Int64($0.header.rawSize) }), .int64Array(rows.map { Int64($0.header.crc) }),
                 .bytesArray(rows.map(\.bytes)),
-            ])
+            ]
+        )
     }
 
     /// Calls `body` with up to `limit` blocks of stream `streamID` whose last sequence is ≥

@@ -19,8 +19,17 @@ enum PostgresCatalog {
     /// The rows of `names`, by name; with `locking`, locked for this transaction in name order (so two
     /// daemons locking the same streams cannot wait for each other).
     static func load(_ names: [String], on connection: PostgresConnection, locking: Bool) throws(EventLogError) -> [String: StreamState] {
-        let rows = try connection.execute(
-            "SELECT \(columns) FROM streamd.streams WHERE name = ANY($1) ORDER BY name\(locking ? " FOR UPDATE" : "")", [.textArray(names)])
+        let (sql, parameters) = loadStatement(names, locking: locking)
+        return states(try connection.execute(sql, parameters))
+    }
+
+    /// The statement `load(_:on:locking:)` runs.
+    static func loadStatement(_ names: [String], locking: Bool) -> (sql: String, parameters: [PostgresValue]) {
+        ("SELECT \(columns) FROM streamd.streams WHERE name = ANY($1) ORDER BY name\(locking ? " FOR UPDATE" : "")", [.textArray(names)])
+    }
+
+    /// The rows of a `loadStatement`, by name.
+    static func states(_ rows: PostgresResult) -> [String: StreamState] {
         var found: [String: StreamState] = [:]
         for row in 0..<rows.count {
             let state = state(rows, row)
@@ -61,6 +70,21 @@ enum PostgresCatalog {
             "UPDATE streamd.streams SET first_seq = $1, last_seq = $2, last_ts = $3, stored_bytes = $4, terminal_kind = $5 WHERE id = $6",
             [.int64(Int64(state.firstSequence)), .int64(Int64(state.lastSequence)), .int64(state.lastTimestamp), .int64(state.storedBytes),
              .int16(Int16(state.terminal)), .int64(state.id)])
+    }
+
+    /// The statement that deletes the blocks of `state`'s stream that end before `first` and writes its
+    /// positions, `first` among them; its stored bytes are `state`'s less those of the deleted blocks.
+    static func moveStatement(_ state: StreamState, first: UInt64) -> (sql: String, parameters: [PostgresValue]) {
+        (
+            """
+            WITH gone AS (DELETE FROM streamd.blocks WHERE stream_id = $1 AND last_seq < $2 RETURNING length(payload) AS bytes)
+            UPDATE streamd.streams SET first_seq = $2, last_seq = $3, last_ts = $4,
+                stored_bytes = $5 - (SELECT coalesce(sum(bytes), 0) FROM gone), terminal_kind = $6
+            WHERE id = $1
+            """,
+            [.int64(state.id), .int64(Int64(first)), .int64(Int64(state.lastSequence)), .int64(state.lastTimestamp), .int64(state.storedBytes),
+             .int16(Int16(state.terminal))]
+        )
     }
 
     static func delete(_ state: StreamState, on connection: PostgresConnection) throws(EventLogError) {

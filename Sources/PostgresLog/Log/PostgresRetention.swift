@@ -12,11 +12,7 @@ enum PostgresRetention {
     @discardableResult
     static func apply(_ state: inout StreamState, now: Int64, decoder: BlockDecoder, on connection: PostgresConnection) throws -> UInt64 {
         let before = state.firstSequence
-        var first = state.firstSequence
-        if let capacity = state.policy.capacity.count {
-            let kept = UInt64(capacity) + (state.hasEnded ? 1 : 0)
-            if state.lastSequence >= kept { first = max(first, state.lastSequence - kept + 1) }
-        }
+        var first = firstWithinCapacity(state)
         if let maxAge = state.policy.maxAgeMicroseconds {
             let fresh = try PostgresBlocks.firstSequence(
                 streamID: state.id, atOrAfter: now - maxAge, lastSequence: state.lastSequence, decoder: decoder, on: connection)
@@ -27,6 +23,19 @@ enum PostgresRetention {
             try trimBytes(&state, to: maxBytes, on: connection)
         }
         return state.firstSequence - before
+    }
+
+    /// The first sequence `state`'s capacity keeps (counting values: a terminal event is kept besides
+    /// them), never before its current first.
+    static func firstWithinCapacity(_ state: StreamState) -> UInt64 {
+        guard let capacity = state.policy.capacity.count else { return state.firstSequence }
+        let kept = UInt64(capacity) + (state.hasEnded ? 1 : 0)
+        return state.lastSequence >= kept ? max(state.firstSequence, min(state.lastSequence - kept + 1, state.lastSequence + 1)) : state.firstSequence
+    }
+
+    /// Whether `state`'s policy has a limit only a look at its blocks can apply (an age or a size).
+    static func readsBlocks(_ state: StreamState) -> Bool {
+        state.policy.maxAgeMicroseconds != nil || state.policy.maxBytes != nil
     }
 
     /// Sets the first retained sequence (never backwards, never past `lastSequence + 1`) and deletes
