@@ -13,27 +13,42 @@ extension PostgresLog {
     public func read(_ stream: String, from position: StartPosition = .streamDefault, _ body: (LogEventView) throws -> Bool) throws {
         let decoder = try BlockDecoder()
         try pool.withConnection { connection in
-            guard let state = try PostgresCatalog.load(stream, on: connection) else { throw notFound(stream) }
-            var next = try startSequence(state, position, decoder: decoder, on: connection)
-            let pageSize = 32
+            // From a sequence (how subscribers catch up) or from the start, each page finds the stream
+            // by name itself: one query a page. Other positions need the stream's row first.
+            var next: UInt64
+            switch position {
+            case let .from(sequence): next = sequence
+            case .all: next = 0
+            default:
+                guard let state = try PostgresCatalog.load(stream, on: connection) else { throw notFound(stream) }
+                next = try startSequence(state, position, decoder: decoder, on: connection)
+            }
+            // Pages start small, as most reads (a subscriber's next frame) stop early, and grow for
+            // long ones.
+            var pageSize = 8
             while true {
-                var stop = false
-                let rows = try PostgresBlocks.blocks(of: state.id, atOrAfter: next, limit: pageSize, on: connection) { header, stored, rowFirst, rowLast in
-                    guard let header else {
+                defer { pageSize = min(pageSize * 2, 256) }
+                guard let (first, blocks) = try PostgresBlocks.page(of: stream, atOrAfter: next, limit: pageSize, on: connection) else {
+                    throw notFound(stream)
+                }
+                next = max(next, first)
+                // A stream with no block left to read is one row of NULL block columns.
+                guard !blocks.isNull(0, 0) else { return }
+                for row in 0..<blocks.count {
+                    guard let header = PostgresBlocks.header(blocks, row) else {
+                        let (rowFirst, rowLast) = (blocks.int64(row, 0), blocks.int64(row, 1))
                         throw EventLogError(
                             .corruptBlock, "a stored block of stream \"\(stream)\" has impossible header columns (sequences \(rowFirst)...\(rowLast)); run verify.",
                             stream: stream, sequences: UInt64(max(1, rowFirst))...UInt64(max(1, rowFirst, rowLast)))
                     }
                     do {
-                        let more = try decoder.decode(header, stored: stored, from: next, body)
+                        guard try decoder.decode(header, stored: blocks.bytes(row, 8), from: next, body) else { return }
                         next = header.lastSequence + 1
-                        if !more { stop = true }
-                        return more
                     } catch let error as EventLogError where error.code == .corruptBlock {
                         throw error.naming(stream: stream)
                     }
                 }
-                if stop || rows < pageSize { return }
+                if blocks.count < pageSize { return }
             }
         }
     }

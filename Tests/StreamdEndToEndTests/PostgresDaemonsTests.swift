@@ -185,4 +185,35 @@ struct PostgresDaemonsTests {
         for (sequence, payload) in acknowledged { #expect(stored[sequence] == payload, "acknowledged event \(sequence) is missing") }
         #expect(failures > 0, "the publishes while no primary was up failed")
     }
+
+    @Test func streambenchRunsTheClientWorkloadsOnPostgresAndAcrossTwoDaemons() async throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let result = try await onOwnThread {
+            try ToolProcess.run("streambench", ["--db", url, "--events", "2000", "--runs", "1", "--only", "rtt,publish,replay,across"])
+        }
+        #expect(result.status == 0, "\(result)")
+        for metric in ["rtt", "publish", "replay", "across_p50", "across_p99", "across_p999"] {
+            #expect(result.standardOutput.contains("peer=streamd metric=\(metric) value="), "no \(metric) in \(result)")
+        }
+        let refused = try ToolProcess.run("streambench", ["--db", "/tmp/streamd.sqlite"])
+        #expect(refused.status == 64)
+        #expect(refused.standardError.contains("--db takes a postgres:// URL; without it each run has an SQLite file of its own"), "\(refused)")
+    }
+
+    @Test func aStreamDeletedThroughOneDaemonIsMadeAgainByAPublishThroughTheOther() async throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let (first, firstDirectory) = try daemon(url)
+        let (second, secondDirectory) = try daemon(url)
+        defer { first.signal(SIGTERM); second.signal(SIGTERM) }
+        let deleter = try await StreamConnection.connect(socketPath: firstDirectory.socket)
+        let publisher = try await StreamConnection.connect(socketPath: secondDirectory.socket)
+        defer { deleter.close(); publisher.close() }
+        #expect(try await publisher.append(bytes("one"), to: "gone").sequence == 1)
+        #expect(try await publisher.append(bytes("two"), to: "gone").sequence == 2)
+        try await deleter.deleteStream("gone")
+        #expect(try await publisher.append(bytes("again"), to: "gone").sequence == 1, "a new stream under the name starts at 1")
+        var payloads: [String] = []
+        for try await event in deleter.history(of: "gone", from: .all) { payloads.append(String(decoding: event.payload, as: UTF8.self)) }
+        #expect(payloads == ["again"])
+    }
 }

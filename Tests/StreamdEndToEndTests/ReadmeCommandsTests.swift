@@ -17,10 +17,12 @@ import Testing
 
     /// Commands outside the walkthrough whose run is checked elsewhere: the install script by
     /// `InstallScriptTests` (into a temporary prefix), the metrics endpoint and its scrape by
-    /// `MetricsProcessTests`, `streamctl ls` by the walkthrough.
+    /// `MetricsProcessTests`, `streamctl ls` by the walkthrough, daemons on PostgreSQL (a server the
+    /// tests start, its user and database made by them rather than `createuser`) and its offline
+    /// verify by `PostgresDaemonsTests`.
     static let runElsewhere = [
         "swift test", "swift run streamd", "Tools/install.sh", "sudo Tools/install.sh", "streamd --metrics ", "curl -s http://127.0.0.1:9464/metrics",
-        "streamctl ls",
+        "streamctl ls", "sudo -u postgres createuser streamd", "streamd --db 'postgres", "streamctl verify --db 'postgres",
     ]
 
     @Test func everyREADMECommandIsRunByATestOrNamedAsRunByHand() throws {

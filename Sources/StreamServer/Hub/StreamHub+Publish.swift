@@ -1,3 +1,4 @@
+import Dispatch
 import EventLog
 import StreamProtocol
 
@@ -102,8 +103,10 @@ extension StreamHub {
     ///
     /// For publishes with no message id and no expected last sequence: they need no window, so a
     /// connection can pipeline them and the log commits whatever has arrived as one group.
+    ///
+    /// A stream another daemon sharing the database deleted meanwhile is made again, once.
     func publishUnconditionally(
-        to stream: String, _ payloads: [[UInt8]],
+        to stream: String, _ payloads: [[UInt8]], afterDeletion: Bool = false,
         completion: @escaping @Sendable (Result<AppendReceipt, any Error>) -> Void
     ) {
         do {
@@ -137,7 +140,20 @@ extension StreamHub {
         let commitHere = log.options.durability == .normal
         log.append(contentsOf: payloads, to: stream, commitOnCallingThreadIfIdle: commitHere) { result in
             entry.committing.leave()
-            if case .success = result { self.activity.recordPublished(payloads.count, to: stream) }
+            switch result {
+            case .success:
+                self.activity.recordPublished(payloads.count, to: stream)
+            case .failure(let error) where error.code == .streamNotFound && !afterDeletion:
+                // Deleted by another daemon sharing the database. Made again off this thread, which
+                // may be the log's committer.
+                entry.exists.store(false, ordering: .releasing)
+                DispatchQueue.global().async {
+                    self.publishUnconditionally(to: stream, payloads, afterDeletion: true, completion: completion)
+                }
+                return
+            case .failure:
+                break
+            }
             completion(result.mapError { $0 })
         }
     }
