@@ -121,7 +121,7 @@ let package = Package(
         ),
         .target(
             name: "StreamdTestSupport",
-            dependencies: ["StreamProtocol", "CSQLite"],
+            dependencies: ["StreamProtocol", "EventLog", "CSQLite"],
             path: "Tests/StreamdTestSupport"
         ),
         .testTarget(

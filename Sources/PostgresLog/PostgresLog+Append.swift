@@ -1,6 +1,4 @@
-import Dispatch
 import EventLog
-import Synchronization
 
 extension PostgresLog {
     /// Appends one event and returns its sequence and timestamp once PostgreSQL committed it.
@@ -9,25 +7,25 @@ extension PostgresLog {
     ///   standby), `unavailable` (the server went away: see its message), `closed`, `postgres`.
     @discardableResult
     public func append(_ payload: [UInt8], to stream: String) throws -> AppendReceipt {
-        try wait { append(contentsOf: [payload], to: stream, completion: $0) }
+        try waitForCompletion { append(contentsOf: [payload], to: stream, completion: $0) }
     }
 
     /// Appends `payloads` as consecutive events, committed together (all or none).
     @discardableResult
     public func append(contentsOf payloads: [[UInt8]], to stream: String) throws -> AppendReceipt {
-        try wait { append(contentsOf: payloads, to: stream, completion: $0) }
+        try waitForCompletion { append(contentsOf: payloads, to: stream, completion: $0) }
     }
 
     /// Stores the stream's completion; the stream accepts nothing after it.
     @discardableResult
     public func appendCompleted(to stream: String) throws -> AppendReceipt {
-        try wait { submit(AppendRequest(stream: stream, kind: .completed, payloads: [[]], completion: $0)) }
+        try waitForCompletion { submit(AppendRequest(stream: stream, kind: .completed, payloads: [[]], completion: $0)) }
     }
 
     /// Stores the stream's failure with `message`; the stream accepts nothing after it.
     @discardableResult
     public func appendFailed(to stream: String, message: String) throws -> AppendReceipt {
-        try wait { submit(AppendRequest(stream: stream, kind: .failed, payloads: [Array(message.utf8)], completion: $0)) }
+        try waitForCompletion { submit(AppendRequest(stream: stream, kind: .failed, payloads: [Array(message.utf8)], completion: $0)) }
     }
 
     /// Appends `payloads` and calls `completion` on the writer thread after the commit (or the
@@ -47,17 +45,5 @@ extension PostgresLog {
             request.completion(.failure(closedError().naming(stream: request.stream)))
             return
         }
-    }
-
-    /// Runs `start` with a completion and waits for it.
-    private func wait(_ start: (@escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void) -> Void) throws -> AppendReceipt {
-        let outcome = Mutex<Result<AppendReceipt, EventLogError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        start { result in
-            outcome.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try outcome.withLock { $0! }.get()
     }
 }

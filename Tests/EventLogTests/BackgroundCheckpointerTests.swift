@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// The WAL is copied into the database by a thread of its own, and stays bounded however steadily
 /// commits come.

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 @Suite struct BlockEncoderTests {
     @Test func largeAppendsEncodedByTheAppenderMixWithSmallOnesInOneCommit() throws {

@@ -1,5 +1,6 @@
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 @Suite struct BlockFormatTests {
     /// Frames `events`, stores them with `codec` as the writer would, and decodes them back.

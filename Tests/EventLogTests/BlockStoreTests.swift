@@ -1,5 +1,6 @@
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 @Suite struct BlockStoreTests {
     /// SQLite's plan for `sql`, one line per step.

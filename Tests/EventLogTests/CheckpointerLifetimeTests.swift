@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// The background checkpointer beside the edges of a log's life: extreme thresholds, an explicit
 /// `checkpoint()` racing a background pass, and `close()`.

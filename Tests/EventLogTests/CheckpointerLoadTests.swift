@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// The background checkpointer under load: many logs opened and closed, many appending threads
 /// beside a reader that holds its snapshot.

@@ -2,6 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 @Suite struct ConcurrencyTests {
     /// Also with the WAL index in memory (`exclusiveToProcess`), which readers, the writer and the

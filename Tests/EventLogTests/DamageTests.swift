@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// Damaged blocks and full disks: reported with the stream and sequences, never a crash, nothing partial.
 @Suite struct DamageTests {

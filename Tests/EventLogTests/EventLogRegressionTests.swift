@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// Regression tests from a review of the event log: each failed before its fix (R-numbers as in the
 /// review), or checks edges the review found sound and that must stay so.

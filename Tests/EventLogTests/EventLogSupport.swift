@@ -25,36 +25,6 @@ func samplePayload(_ index: Int) -> [UInt8] {
     return Array(text.utf8)
 }
 
-extension EventLog {
-    /// Every event `read` delivers for `stream` from `position` (tests only: holds them all).
-    func readAll(_ stream: String, from position: StartPosition = .streamDefault) throws -> [LogEvent] {
-        var events: [LogEvent] = []
-        try read(stream, from: position) { event in
-            events.append(event.copy())
-            return true
-        }
-        return events
-    }
-}
-
-/// Expects `body` to throw an `EventLogError` with `code`, and returns it.
-@discardableResult
-func expectLogError(
-    _ code: EventLogError.Code, sourceLocation: SourceLocation = #_sourceLocation, _ body: () throws -> Void
-) -> EventLogError? {
-    do {
-        try body()
-        Issue.record("expected EventLogError.\(code), nothing was thrown", sourceLocation: sourceLocation)
-        return nil
-    } catch let error as EventLogError {
-        #expect(error.code == code, "got \(error)", sourceLocation: sourceLocation)
-        return error
-    } catch {
-        Issue.record("expected EventLogError.\(code), got \(error)", sourceLocation: sourceLocation)
-        return nil
-    }
-}
-
 /// Checks the events are `first...` in order, with no gap and no duplicate.
 func expectContiguous(_ events: [LogEvent], from first: UInt64, sourceLocation: SourceLocation = #_sourceLocation) {
     for (offset, event) in events.enumerated() where event.sequence != first + UInt64(offset) {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 @Suite struct EventLogTests {
     @Test func appendsGetConsecutiveSequencesAndReadBackInOrder() throws {

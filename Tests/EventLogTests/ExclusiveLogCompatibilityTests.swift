@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// `exclusiveToProcess` beside shared opens of the same file, crashes of an exclusive holder and
 /// checkpoints under a reader: the data is the same either way.

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// A journaled log (`EventLogOptions.journal`): appends are acknowledged once in `<db>.journal` and
 /// stored in the database later, and nothing a reader or a crash can see tells the difference.

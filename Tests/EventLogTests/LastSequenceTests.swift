@@ -1,5 +1,6 @@
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// Sequences end at 2^43 - 1, the largest a block key holds; a stream that got there still drops
 /// its events like any other.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// A damaged WAL makes SQLite drop its tail on open (issue 14, defect 11): the log must notice that it
 /// went backwards, refuse to carry on silently, and never hand out a sequence a client may have seen.

@@ -1,5 +1,6 @@
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// Version 1 picked stream ids as SQLite does, one past the largest, so a log that kept creating
 /// streams and deleting old ones reached ids past the 20 bits a version-2 block key holds.

@@ -4,6 +4,7 @@ import Reactive
 import Synchronization
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// Collects a persistent stream's events for assertions.
 final class StreamRecorder<Value: Sendable>: Sendable {

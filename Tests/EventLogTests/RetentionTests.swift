@@ -1,5 +1,6 @@
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 @Suite struct RetentionTests {
     @Test func capacityKeepsTheLastNAndSequencesGoOn() throws {

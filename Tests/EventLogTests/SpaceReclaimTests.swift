@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// Deletions give their space back to the file system: by themselves in steps after large ones, and
 /// at once with `compact()`, which also converts a file made without incremental auto-vacuum.

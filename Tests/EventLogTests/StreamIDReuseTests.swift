@@ -1,5 +1,6 @@
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// The catalog ids of the log's streams by name, read with a connection of its own (tests only).
 func catalogStreamIDs(_ path: String) throws -> [String: Int64] {

@@ -1,5 +1,6 @@
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 @Suite struct StreamNameTests {
     @Test(arguments: ["orders", "a", "Orders.v2", "x_y-z.0", String(repeating: "n", count: 200)])

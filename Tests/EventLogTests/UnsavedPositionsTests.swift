@@ -1,5 +1,6 @@
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// Appends write a stream's catalog row only every `LogWriter.unsavedBlockLimit` blocks (or when
 /// retention or a terminal event changes it); every load adds the blocks committed after the row.

@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import Testing
 @testable import EventLog
+import StreamdTestSupport
 
 /// Readers running beside appends that leave the catalog row behind: positions never go back, and
 /// every event is seen once, in order.

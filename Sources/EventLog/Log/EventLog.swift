@@ -316,15 +316,21 @@ public final class EventLog: Sendable {
 
     /// Waits for a completion-handler operation, for the synchronous API.
     func wait<R: Sendable>(_ start: (@escaping @Sendable (Result<R, EventLogError>) -> Void) -> Void) throws(EventLogError) -> R {
-        let result = Mutex<Result<R, EventLogError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        start { outcome in
-            result.withLock { $0 = outcome }
-            done.signal()
-        }
-        done.wait()
-        return try result.withLock { $0! }.get()
+        try waitForCompletion(start)
     }
+}
+
+/// Starts a completion-handler operation with `start` and blocks until its completion runs: the
+/// synchronous API of a log whose appends are answered through completions (both logs').
+package func waitForCompletion<R: Sendable>(_ start: (@escaping @Sendable (Result<R, EventLogError>) -> Void) -> Void) throws(EventLogError) -> R {
+    let result = Mutex<Result<R, EventLogError>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    start { outcome in
+        result.withLock { $0 = outcome }
+        done.signal()
+    }
+    done.wait()
+    return try result.withLock { $0! }.get()
 }
 
 /// Shares the log's `LogWriter` between the writer thread and synchronous appenders.

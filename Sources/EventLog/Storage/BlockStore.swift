@@ -81,53 +81,23 @@ enum BlockStore {
     private static let firstBlockSQL =
         "SELECT \(headerColumns), payload FROM blocks WHERE block_key BETWEEN ? AND ? ORDER BY block_key LIMIT 1"
 
-    /// The first retained-or-not sequence whose timestamp is ≥ `time`, or `lastSequence + 1` if none.
-    ///
-    /// Timestamps never decrease within a stream, so this is a binary search over sequences: a few
-    /// key seeks, then one block decoded.
+    /// The first retained-or-not sequence whose timestamp is ≥ `time`, or `lastSequence + 1` if none
+    /// (see `TimeSearch`).
     static func firstSequence(
         streamID: Int64, atOrAfter time: Int64, lastSequence: UInt64, decoder: BlockDecoder, on connection: SQLiteConnection
     ) throws -> UInt64 {
         let statement = try connection.statement(firstBlockSQL)
         defer { statement.reset() }
-        /// The header of the first block holding a sequence ≥ `sequence`, left on the statement's row.
-        func block(from sequence: UInt64) throws -> BlockHeader? {
+        return try TimeSearch.firstSequence(atOrAfter: time, lastSequence: lastSequence, decoder: decoder) { sequence, body in
             statement.reset()
             statement.bind(1, key(streamID, sequence))
             statement.bind(2, key(streamID, maximumSequence))
-            guard try statement.step() else { return nil }
+            guard try statement.step() else { return }
             guard let header = header(statement, at: 0) else {
                 throw EventLogError(.corruptBlock, "a stored block has impossible header columns; run verify.")
             }
-            return header
+            try body(header, statement.blob(8))
         }
-        // Most calls (retention on each append) find the answer in the oldest block: one seek.
-        guard let oldest = try block(from: 0) else { return lastSequence + 1 }
-        var low: UInt64 = 0
-        if oldest.lastTimestamp < time {
-            // The smallest sequence whose block ends at or after `time` (past the last block counts as such).
-            low = oldest.lastSequence + 1
-            var high = max(low, lastSequence + 1)
-            while low < high {
-                let middle = low + (high - low) / 2
-                if let header = try block(from: middle), header.lastTimestamp < time {
-                    low = header.lastSequence + 1
-                } else {
-                    high = middle
-                }
-            }
-        }
-        guard let header = try block(from: low), header.lastTimestamp >= time else { return lastSequence + 1 }
-        if header.firstTimestamp >= time { return header.firstSequence }
-        var found = header.lastSequence + 1
-        _ = try decoder.decode(header, stored: statement.blob(8), from: 0) { event in
-            if event.timestamp >= time {
-                found = event.sequence
-                return false
-            }
-            return true
-        }
-        return found
     }
 
     /// Deletes the stream's blocks that end before `sequence`; returns their stored bytes.

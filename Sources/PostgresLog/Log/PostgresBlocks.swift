@@ -87,46 +87,20 @@ enum PostgresBlocks {
         return (0..<rows.count).map { (UInt64(max(0, rows.int64($0, 0))), rows.int64($0, 1)) }
     }
 
-    /// The first sequence whose timestamp is ≥ `time`, or `lastSequence + 1` if none: a binary search
-    /// over sequences, since timestamps never decrease within a stream, then one block decoded.
+    /// The first sequence whose timestamp is ≥ `time`, or `lastSequence + 1` if none (see `TimeSearch`).
     static func firstSequence(
         streamID: Int64, atOrAfter time: Int64, lastSequence: UInt64, decoder: BlockDecoder, on connection: PostgresConnection
     ) throws -> UInt64 {
-        func block(from sequence: UInt64) throws -> (BlockHeader, PostgresResult)? {
+        try TimeSearch.firstSequence(atOrAfter: time, lastSequence: lastSequence, decoder: decoder) { sequence, body in
             let rows = try connection.execute(
                 "SELECT \(headerColumns), payload FROM streamd.blocks WHERE stream_id = $1 AND last_seq >= $2 ORDER BY last_seq LIMIT 1",
                 [.int64(streamID), .int64(Int64(clamping: sequence))])
-            guard rows.count == 1 else { return nil }
+            guard rows.count == 1 else { return }
             guard let header = header(rows, 0) else {
                 throw EventLogError(.corruptBlock, "a stored block has impossible header columns; run verify.")
             }
-            return (header, rows)
+            try body(header, rows.bytes(0, 8))
         }
-        guard let (oldest, _) = try block(from: 0) else { return lastSequence + 1 }
-        var low: UInt64 = 0
-        if oldest.lastTimestamp < time {
-            low = oldest.lastSequence + 1
-            var high = max(low, lastSequence + 1)
-            while low < high {
-                let middle = low + (high - low) / 2
-                if let (header, _) = try block(from: middle), header.lastTimestamp < time {
-                    low = header.lastSequence + 1
-                } else {
-                    high = middle
-                }
-            }
-        }
-        guard let (header, rows) = try block(from: low), header.lastTimestamp >= time else { return lastSequence + 1 }
-        if header.firstTimestamp >= time { return header.firstSequence }
-        var found = header.lastSequence + 1
-        _ = try decoder.decode(header, stored: rows.bytes(0, 8), from: 0) { event in
-            if event.timestamp >= time {
-                found = event.sequence
-                return false
-            }
-            return true
-        }
-        return found
     }
 
     /// The header columns of row `row`, or nil when they are impossible (a damaged row).
