@@ -28,6 +28,18 @@ extension PostgresLog {
         try waitForCompletion { submit(AppendRequest(stream: stream, kind: .failed, payloads: [Array(message.utf8)], completion: $0)) }
     }
 
+    /// Appends `payloads`, all of `kind`, if `stream` ends at `expectedLastSequence` when they are
+    /// numbered under its row lock (any sequence when nil), and returns once PostgreSQL committed
+    /// them; otherwise throws `wrongLastSequence` and stores nothing. It holds across every process
+    /// sharing the database.
+    package func append(
+        _ kind: LogEvent.Kind, _ payloads: [[UInt8]], to stream: String, expectingLastSequence expectedLastSequence: UInt64?
+    ) throws -> AppendReceipt {
+        try waitForCompletion {
+            submit(AppendRequest(stream: stream, kind: kind, payloads: payloads, expectedLastSequence: expectedLastSequence, completion: $0))
+        }
+    }
+
     /// Appends `payloads` and calls `completion` on the writer thread after the commit (or the
     /// failure); `completion` must be short and must not wait for another append.
     public func append(

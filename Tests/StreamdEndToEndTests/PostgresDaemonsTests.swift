@@ -216,4 +216,43 @@ struct PostgresDaemonsTests {
         for try await event in deleter.history(of: "gone", from: .all) { payloads.append(String(decoding: event.payload, as: UTF8.self)) }
         #expect(payloads == ["again"])
     }
+
+    /// Conditional publishes through two daemons racing for the same last sequence: the database
+    /// checks the expectation under the stream's row lock, so each last sequence is won once.
+    @Test func conditionalPublishesThroughTwoDaemonsWinEachLastSequenceOnce() async throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let (first, firstDirectory) = try daemon(url)
+        let (second, secondDirectory) = try daemon(url)
+        defer { first.signal(SIGTERM); second.signal(SIGTERM) }
+        let wins = try await withThrowingTaskGroup(of: [(expected: UInt64, sequence: UInt64)].self) { group in
+            for socket in [firstDirectory.socket, secondDirectory.socket, firstDirectory.socket, secondDirectory.socket] {
+                group.addTask {
+                    let connection = try await StreamConnection.connect(socketPath: socket)
+                    defer { connection.close() }
+                    var wins: [(UInt64, UInt64)] = []
+                    var expected: UInt64 = 0
+                    for _ in 0..<150 {
+                        do {
+                            let receipt = try await connection.append(bytes("after \(expected)"), to: "cas", expectedLastSequence: expected)
+                            wins.append((expected, receipt.sequence))
+                            expected = receipt.sequence
+                        } catch StreamClientError.server(code: .wrongLastSequence, let message) {
+                            // The sentence names the sequence the stream ends at: try again after it.
+                            let actual = message.split(separator: " ").drop { $0 != "is" }.dropFirst().first.flatMap { UInt64($0.dropLast()) }
+                            expected = try #require(actual, "\(message)")
+                        }
+                    }
+                    return wins
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(!wins.isEmpty)
+        for win in wins { #expect(win.sequence == win.expected + 1, "a publish expecting \(win.expected) was stored at \(win.sequence)") }
+        let sequences = wins.map(\.sequence).sorted()
+        #expect(sequences == Array(1...UInt64(sequences.count)), "every stored event was a win, each sequence won once")
+        let reader = try await StreamConnection.connect(socketPath: firstDirectory.socket)
+        defer { reader.close() }
+        #expect(try await reader.streamInfo("cas").lastSequence == UInt64(wins.count))
+    }
 }

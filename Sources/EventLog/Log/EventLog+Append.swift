@@ -74,11 +74,22 @@ extension EventLog {
             lead: commitOnCallingThreadIfIdle, completion: completion)
     }
 
+    /// Appends `payloads`, all of `kind`, if `stream` ends at `expectedLastSequence` when they are
+    /// numbered (any sequence when nil), and returns once they are durable; otherwise throws
+    /// `wrongLastSequence` and stores nothing.
+    package func append(
+        _ kind: LogEvent.Kind, _ payloads: [[UInt8]], to stream: String, expectingLastSequence expectedLastSequence: UInt64?
+    ) throws -> AppendReceipt {
+        try wait { completion in
+            submit(stream: stream, kind: kind, payloads: payloads, expectedLastSequence: expectedLastSequence, lead: true, completion: completion)
+        }
+    }
+
     private func submit(
-        stream: String, kind: LogEvent.Kind, payloads: [[UInt8]], lead: Bool = false,
+        stream: String, kind: LogEvent.Kind, payloads: [[UInt8]], expectedLastSequence: UInt64? = nil, lead: Bool = false,
         completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
     ) {
-        var request = AppendRequest(stream: stream, kind: kind, payloads: payloads, completion: completion)
+        var request = AppendRequest(stream: stream, kind: kind, payloads: payloads, expectedLastSequence: expectedLastSequence, completion: completion)
         // Large appends are framed and compressed here, in parallel with the writer's commits.
         if payloads.count >= BlockEncoderPool.minimumEvents, kind == .value,
             payloads.allSatisfy({ $0.count <= options.maximumEventBytes })

@@ -14,7 +14,7 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable
         private enum Base: String, Hashable, Sendable {
             case invalidStreamName, invalidArgument, streamNotFound, streamExists, streamEnded
             case notADatabase, foreignDatabase, newerSchema, readOnly, diskFull, busy
-            case corruptDatabase, corruptBlock, closed, sqlite, io, lostEvents, postgres, unavailable
+            case corruptDatabase, corruptBlock, closed, sqlite, io, lostEvents, postgres, unavailable, wrongLastSequence
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -53,6 +53,9 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable
         public static let io = Code(.io)
         /// The database holds fewer events than it acknowledged (see `EventLogOptions.acceptLostEvents`).
         public static let lostEvents = Code(.lostEvents)
+        /// A conditional append found the stream ending at another sequence than it expected;
+        /// `sequences` holds the one it ends at. Nothing was stored.
+        public static let wrongLastSequence = Code(.wrongLastSequence)
         /// A PostgreSQL failure other than the kinds above; `sqlState` and `sql` say which.
         public static let postgres = Code(.postgres)
         /// The PostgreSQL server cannot be reached, or the connection to it broke (a failover, a

@@ -65,6 +65,9 @@ package protocol ServedLog: LogStorage {
     func append(
         contentsOf payloads: [[UInt8]], to stream: String, commitOnCallingThreadIfIdle: Bool,
         completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void)
+    /// Appends `payloads`, all of `kind`, if `stream` ends at `expectedLastSequence` when they are
+    /// numbered (any sequence when nil); otherwise throws `wrongLastSequence` and stores nothing.
+    func append(_ kind: LogEvent.Kind, _ payloads: [[UInt8]], to stream: String, expectingLastSequence: UInt64?) throws -> AppendReceipt
     /// The live tail for short handlers that neither block nor touch the log (see
     /// `EventLog.observeAppendsImmediately`).
     func observeAppendsImmediately(to stream: String, _ handler: @escaping @Sendable (CommittedAppend) -> Void) throws -> AppendObservation

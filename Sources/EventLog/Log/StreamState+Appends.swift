@@ -1,7 +1,14 @@
 extension StreamState {
-    /// Throws why `request` cannot be appended to this stream: it ended, its sequences would run out,
-    /// or an event is larger than `maximumEventBytes`. `path` names the log in the error.
+    /// Throws why `request` cannot be appended to this stream: it ends at another sequence than the
+    /// request expects, it ended, its sequences would run out, or an event is larger than
+    /// `maximumEventBytes`. `path` names the log in the error.
     package func check(_ request: AppendRequest, maximumEventBytes: Int, path: String) throws(EventLogError) {
+        if let expected = request.expectedLastSequence, expected != lastSequence {
+            throw EventLogError(
+                .wrongLastSequence,
+                "expected the last sequence of \"\(name)\" to be \(expected), but it is \(lastSequence); nothing was stored. Read the stream and retry with \(lastSequence).",
+                path: path, stream: name, sequences: lastSequence...lastSequence)
+        }
         if terminal != 0 {
             let how = terminal == LogEvent.Kind.completed.rawValue ? "completed" : "failed"
             throw EventLogError(

@@ -9,16 +9,20 @@ package struct AppendRequest: Sendable {
     package var payloads: [[UInt8]]
     /// The payloads already framed and compressed by the appender (large appends), or nil.
     var encoded: [EncodedBlock]? = nil
+    /// For a conditional append: the sequence the stream must end at, checked when the append is
+    /// numbered (in PostgreSQL, under the stream's row lock), so it holds across processes.
+    package var expectedLastSequence: UInt64? = nil
     package var completion: @Sendable (Result<AppendReceipt, EventLogError>) -> Void
 
     package init(
-        stream: String, kind: LogEvent.Kind, payloads: [[UInt8]], encoded: [EncodedBlock]? = nil,
+        stream: String, kind: LogEvent.Kind, payloads: [[UInt8]], encoded: [EncodedBlock]? = nil, expectedLastSequence: UInt64? = nil,
         completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
     ) {
         self.stream = stream
         self.kind = kind
         self.payloads = payloads
         self.encoded = encoded
+        self.expectedLastSequence = expectedLastSequence
         self.completion = completion
     }
 }

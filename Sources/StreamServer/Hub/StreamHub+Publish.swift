@@ -63,8 +63,7 @@ extension StreamHub {
             guard !fresh.isEmpty else {
                 return PublishOutcome(entries: entries.map { $0! }, timestamps: timestamps, timestamp: duplicateTimestamp)
             }
-            try checkLastSequence(of: stream, is: expectedLastSequence, otherwise: "nothing was stored")
-            let receipt = try appendCreatingStream(fresh, to: stream)
+            let receipt = try appendCreatingStream(.value, fresh, to: stream, expecting: expectedLastSequence, otherwise: "nothing was stored")
             for (index, slot) in freshSlot.enumerated() {
                 let sequence = receipt.firstSequence + UInt64(index)
                 entries[slot] = .init(sequence: sequence)
@@ -90,9 +89,8 @@ extension StreamHub {
         let entry = entry(for: stream)
         return try entry.window.withLock { _ in
             entry.committing.wait()
-            try checkLastSequence(of: stream, is: expectedLastSequence, otherwise: "the stream was not ended")
-            try makeStream(stream)
-            return try failure.map { try log.appendFailed(to: stream, message: $0) } ?? log.appendCompleted(to: stream)
+            let (kind, payload) = failure.map { (LogEvent.Kind.failed, Array($0.utf8)) } ?? (.completed, [])
+            return try appendCreatingStream(kind, [payload], to: stream, expecting: expectedLastSequence, otherwise: "the stream was not ended")
         }
     }
 
@@ -170,24 +168,34 @@ extension StreamHub {
         }
     }
 
-    /// Throws `wrong_last_sequence` unless `stream` ends at `expected` (nil expects anything).
-    private func checkLastSequence(of stream: String, is expected: UInt64?, otherwise outcome: String) throws {
-        guard let expected else { return }
-        let actual = try log.streamInfo(stream)?.lastSequence ?? 0
-        guard actual == expected else {
-            throw ServerError(
-                .wrongLastSequence,
-                "expected the last sequence of \"\(stream)\" to be \(expected), but it is \(actual); \(outcome). Read the stream and retry with \(actual).")
+    /// Appends `payloads`, all of `kind`, creating `stream` with the default policy if it is missing,
+    /// if it ends at `expected` (nil expects anything; a missing stream ends at 0). The log checks the
+    /// expectation when it numbers the append, so it holds against every other publish, through this
+    /// daemon or another sharing the database; otherwise this throws `wrong_last_sequence`, saying
+    /// `outcome`.
+    private func appendCreatingStream(
+        _ kind: LogEvent.Kind, _ payloads: [[UInt8]], to stream: String, expecting expected: UInt64?, otherwise outcome: String
+    ) throws -> AppendReceipt {
+        func append() throws -> AppendReceipt {
+            do {
+                return try log.append(kind, payloads, to: stream, expectingLastSequence: expected)
+            } catch let error as EventLogError where error.code == .wrongLastSequence {
+                throw wrongLastSequence(of: stream, expected: expected ?? 0, actual: error.sequences?.upperBound ?? 0, outcome)
+            }
+        }
+        do {
+            return try append()
+        } catch let error as EventLogError where error.code == .streamNotFound {
+            if let expected, expected != 0 { throw wrongLastSequence(of: stream, expected: expected, actual: 0, outcome) }
+            try makeStream(stream)
+            return try append()
         }
     }
 
-    private func appendCreatingStream(_ payloads: [[UInt8]], to stream: String) throws -> AppendReceipt {
-        do {
-            return try append(payloads, to: stream)
-        } catch let error as EventLogError where error.code == .streamNotFound {
-            try makeStream(stream)
-            return try append(payloads, to: stream)
-        }
+    private func wrongLastSequence(of stream: String, expected: UInt64, actual: UInt64, _ outcome: String) -> ServerError {
+        ServerError(
+            .wrongLastSequence,
+            "expected the last sequence of \"\(stream)\" to be \(expected), but it is \(actual); \(outcome). Read the stream and retry with \(actual).")
     }
 
     /// Creates `stream` with the default policy if it is missing (within the daemon's stream limit).
@@ -199,9 +207,5 @@ extension StreamHub {
             forget(stream)
             throw error
         }
-    }
-
-    private func append(_ payloads: [[UInt8]], to stream: String) throws -> AppendReceipt {
-        payloads.count == 1 ? try log.append(payloads[0], to: stream) : try log.append(contentsOf: payloads, to: stream)
     }
 }

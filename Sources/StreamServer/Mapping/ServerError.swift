@@ -31,6 +31,7 @@ struct ServerError: Error, Sendable, Equatable {
         case .streamNotFound: code = .streamNotFound
         case .streamExists: code = .streamExists
         case .invalidArgument, .streamEnded: code = .invalidArgument
+        case .wrongLastSequence: code = .wrongLastSequence
         case .diskFull: code = .storageFull
         case .closed: code = .shuttingDown
         default: code = .storageFailure
