@@ -24,8 +24,11 @@ extension PostgresLog {
     }
 
     /// Drops the events that outlived their stream's maximum age now (appends do it for their own
-    /// stream; streams nobody appends to need this, from a timer).
+    /// stream; streams nobody appends to need this, from a timer). Of the processes sharing the
+    /// database, only the one holding the retention lease (`PostgresRetentionLease`) does it; the
+    /// others return at once.
     public func enforceRetention() throws {
+        guard retentionLease.isHeld() else { return }
         let now = options.clock()
         let decoder = try BlockDecoder()
         let limited = try catalogEntries().filter { $0.policy.maxAgeMicroseconds != nil }

@@ -26,6 +26,7 @@ public final class PostgresLog: Sendable {
     let queue = WorkQueue<AppendRequest>()
     let observers: AppendObservers
     let tail: PostgresTail
+    let retentionLease: PostgresRetentionLease
     private let writerDone = DispatchSemaphore(value: 0)
     private let closed = Atomic<Bool>(false)
 
@@ -41,6 +42,7 @@ public final class PostgresLog: Sendable {
         try PostgresSchema.prepare(on: writerConnection)
         observers = AppendObservers()
         tail = try PostgresTail(address: address, observers: observers, pool: pool)
+        retentionLease = PostgresRetentionLease(address: address)
         let writer = Handover(try PostgresWriter(connection: writerConnection, options: options, tail: tail))
         let queue = self.queue
         let done = writerDone
@@ -64,6 +66,7 @@ public final class PostgresLog: Sendable {
         queue.close()
         writerDone.wait()
         tail.close()
+        retentionLease.release()
         pool.close()
     }
 

@@ -70,4 +70,26 @@ struct SharedDatabaseTests {
         #expect(pollUntil(timeout: patience) { seen.withLock { $0.count } >= 20 })
         #expect(seen.withLock { $0 } == Array(1...20))
     }
+
+    /// Age limits of streams nobody appends to are applied by one process at a time: the holder of
+    /// the retention lease; when it closes, another takes the lease at its next sweep.
+    @Test func oneLogAtATimeSweepsAgeLimitsAndAnotherTakesOverWhenItCloses() throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let start = Int64(Date().timeIntervalSince1970 * 1_000_000)
+        var early = EventLogOptions()
+        early.clock = { start }
+        var late = EventLogOptions()
+        late.clock = { start + 60_000_000 }
+        let holder = try PostgresLog(PostgresAddress(url), options: early)
+        let other = try PostgresLog(PostgresAddress(url), options: late)
+        defer { other.close() }
+        try holder.createStream("aged", policy: StreamPolicy(maxAge: .seconds(10)))
+        try holder.append(contentsOf: [[1], [2], [3]], to: "aged")
+        try holder.enforceRetention()  // takes the lease; nothing is 10 s old at its clock
+        try other.enforceRetention()  // does not hold the lease: leaves the stream alone
+        #expect(try other.streamInfo("aged")?.count == 3)
+        holder.close()
+        try other.enforceRetention()  // takes the lease: the events are a minute old at its clock
+        #expect(try other.streamInfo("aged")?.count == 0)
+    }
 }
