@@ -26,11 +26,16 @@ extension PostgresLog {
             // Pages start small, as most reads (a subscriber's next frame) stop early, and grow for
             // long ones.
             var pageSize = 8
+            // The life of the stream the read began in: should it be deleted (and made again) meanwhile,
+            // the read ends rather than go on into another life's events.
+            var id: Int64?
             while true {
                 defer { pageSize = min(pageSize * 2, 256) }
-                guard let (first, blocks) = try PostgresBlocks.page(of: stream, atOrAfter: next, limit: pageSize, on: connection) else {
+                guard let (pageID, first, blocks) = try PostgresBlocks.page(of: stream, id: id, atOrAfter: next, limit: pageSize, on: connection) else {
+                    if id != nil { return }
                     throw notFound(stream)
                 }
+                id = pageID
                 next = max(next, first)
                 // A stream with no block left to read is one row of NULL block columns.
                 guard !blocks.isNull(0, 0) else { return }

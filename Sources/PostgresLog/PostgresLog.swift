@@ -14,8 +14,9 @@ import Synchronization
 /// connections beside it. Commits reach `observeAppends` handlers through `PostgresTail`, in sequence
 /// order, whichever process made them.
 ///
-/// Each process that opens the log holds its own connections (one for the writer, one listening,
-/// up to `PostgresConnectionPool.idleLimit` for reads).
+/// Each process that opens the log holds its own connections: one for the writer, one listening,
+/// one for the retention lease, and at most `PostgresConnectionPool.limit` for reads and catalog work
+/// (of which `idleLimit` stay open between uses).
 /// Thread-safety: Sendable; every method may be called from any thread.
 public final class PostgresLog: Sendable {
     /// The database, as its URL names it (`description` hides the password).
@@ -35,15 +36,20 @@ public final class PostgresLog: Sendable {
     /// - Throws: `unavailable` when the server cannot be reached, `newerSchema` for tables of a newer
     ///   streamd, `readOnly` on a standby, or another `postgres` failure.
     public init(_ address: PostgresAddress, options: EventLogOptions = EventLogOptions()) throws {
+        try options.checkRanges(path: address.description)
         self.address = address
         self.options = options
         pool = PostgresConnectionPool(address)
         let writerConnection = try PostgresConnection(address)
         try PostgresSchema.prepare(on: writerConnection)
         observers = AppendObservers()
+        let encoder = try BlockEncoder(options: options)
+        let decoder = try BlockDecoder()
+        // The last step that can fail, and the first that starts a thread. Should it fail, the log is
+        // not whole, so no deinit (whose `close` waits for the writer) runs.
         tail = try PostgresTail(address: address, observers: observers, pool: pool)
         retentionLease = PostgresRetentionLease(address: address)
-        let writer = Handover(try PostgresWriter(connection: writerConnection, options: options, tail: tail))
+        let writer = Handover(PostgresWriter(connection: writerConnection, options: options, encoder: encoder, decoder: decoder, tail: tail))
         let queue = self.queue
         let done = writerDone
         let thread = Thread {

@@ -17,16 +17,21 @@ final class PostgresRetentionLease: Sendable {
 
     init(address: PostgresAddress) { self.address = address }
 
-    /// Whether this process holds the lease, trying to take it when it does not.
+    /// Whether this process holds the lease, trying to take it when it does not. One connection is
+    /// kept for it either way, and asked each time: a holder whose connection died (a failover) no
+    /// longer holds the lock, and finds out here.
     func isHeld() -> Bool {
-        connection.withLock { held in
-            if let current = held, current.isOpen { return true }
-            held = nil
-            guard let made = try? PostgresConnection(address, name: "streamd retention"),
-                (try? made.execute("SELECT pg_try_advisory_lock($1)", [.int64(Self.key)]).bool(0, 0)) == true
-            else { return false }
-            held = made
-            return true
+        connection.withLock { kept in
+            if kept == nil || kept?.isOpen == false { kept = try? PostgresConnection(address, name: "streamd retention") }
+            guard let current = kept else { return false }
+            // The holder asks pg_locks rather than take the lock again, which would count it twice.
+            let held = try? current.execute(
+                """
+                SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
+                    AND classid::int8 = $2 AND objid::int8 = $3 AND objsubid = 1) THEN true ELSE pg_try_advisory_lock($1) END
+                """,
+                [.int64(Self.key), .int64(Self.key >> 32), .int64(Self.key & 0xFFFF_FFFF)])
+            return held?.bool(0, 0) ?? false
         }
     }
 

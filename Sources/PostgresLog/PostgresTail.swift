@@ -28,9 +28,18 @@ final class PostgresTail: Sendable {
         var stale = false
     }
 
+    /// A commit of this process, with its events, as the writer hands it over.
+    struct LocalCommit: Sendable {
+        var receipt: AppendReceipt
+        var kind: LogEvent.Kind
+        var payloads: [[UInt8]]
+        /// The stream's row as the commit left it: which life of the stream it went to.
+        var stream: StreamState
+    }
+
     private struct State {
         var watched: [String: Watch] = [:]
-        var local: [(receipt: AppendReceipt, kind: LogEvent.Kind, payloads: [[UInt8]], created: Int64)] = []
+        var local: [LocalCommit] = []
         var closed = false
     }
 
@@ -81,7 +90,7 @@ final class PostgresTail: Sendable {
     }
 
     /// This process's commits, with their events, from the writer after they committed.
-    func committed(_ commits: [(receipt: AppendReceipt, kind: LogEvent.Kind, payloads: [[UInt8]], created: Int64)]) {
+    func committed(_ commits: [LocalCommit]) {
         guard observers.isObserved else { return }
         let any = state.withLock { state -> Bool in
             let mine = commits.filter { state.watched[$0.receipt.stream] != nil }
@@ -176,7 +185,8 @@ final class PostgresTail: Sendable {
         state.withLock { state in
             for (name, row) in rows {
                 guard let watch = state.watched[name] else { continue }
-                if row.created != watch.created {
+                // PostgreSQL never gives an id twice: another id is another life of the name.
+                if row.id != watch.streamID {
                     state.watched[name] = Watch(streamID: row.id, created: row.created, delivered: 0, stale: true)
                 } else if row.lastSequence > watch.delivered {
                     state.watched[name]?.stale = true
@@ -194,9 +204,9 @@ final class PostgresTail: Sendable {
         for commit in local {
             let name = commit.receipt.stream
             let next = state.withLock { $0.watched[name] }
-            guard let watch = next, watch.created == commit.created else { continue }
+            guard let watch = next, watch.streamID == commit.stream.id else { continue }
             if commit.receipt.firstSequence == watch.delivered + 1 {
-                observers.deliver(commit.receipt, kind: commit.kind, payloads: commit.payloads, streamCreated: commit.created)
+                observers.deliver(commit.receipt, kind: commit.kind, payloads: commit.payloads, streamCreated: commit.stream.created)
                 state.withLock { $0.watched[name]?.delivered = commit.receipt.lastSequence }
             } else if commit.receipt.lastSequence > watch.delivered {
                 readAndDeliver(name)
@@ -211,10 +221,11 @@ final class PostgresTail: Sendable {
         var delivered = watch.delivered
         let decoder = try? BlockDecoder()
         guard let decoder else { return }
+        // Each block is delivered as soon as it is decoded, and `delivered` moves with what was
+        // delivered: a block that fails its checks stops the read there, to be tried again later.
         _ = try? pool.withConnection { connection in
             while true {
                 var blocks = 0
-                var appends: [CommittedAppend] = []
                 let rows = try PostgresBlocks.blocks(of: watch.streamID, atOrAfter: delivered + 1, limit: 32, on: connection) { header, stored, _, _ in
                     guard let header else { return false }
                     var events: [LogEvent] = []
@@ -223,7 +234,7 @@ final class PostgresTail: Sendable {
                         return true
                     }
                     if let first = events.first, let last = events.last {
-                        appends.append(CommittedAppend(
+                        observers.deliver(CommittedAppend(
                             stream: name, firstSequence: first.sequence, lastSequence: last.sequence, timestamp: last.timestamp,
                             events: events, streamCreated: watch.created))
                         delivered = last.sequence
@@ -231,12 +242,11 @@ final class PostgresTail: Sendable {
                     blocks += 1
                     return true
                 }
-                for append in appends { observers.deliver(append) }
                 if rows < 32 || blocks < rows { break }
             }
         }
         state.withLock { state in
-            guard var current = state.watched[name], current.created == watch.created else { return }
+            guard var current = state.watched[name], current.streamID == watch.streamID else { return }
             current.delivered = max(current.delivered, delivered)
             current.stale = false
             state.watched[name] = current

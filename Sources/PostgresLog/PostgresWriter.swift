@@ -19,13 +19,13 @@ final class PostgresWriter: QueueCommitter {
     private let decoder: BlockDecoder
     private let tail: PostgresTail
 
-    init(connection: PostgresConnection, options: EventLogOptions, tail: PostgresTail) throws(EventLogError) {
+    init(connection: PostgresConnection, options: EventLogOptions, encoder: BlockEncoder, decoder: BlockDecoder, tail: PostgresTail) {
         self.connection = connection
         address = connection.address
         self.options = options
+        self.encoder = encoder
+        self.decoder = decoder
         self.tail = tail
-        encoder = try BlockEncoder(options: options)
-        decoder = try BlockDecoder()
     }
 
     func process(_ jobs: [AppendRequest]) {
@@ -36,7 +36,7 @@ final class PostgresWriter: QueueCommitter {
             for request in jobs { request.completion(.failure(error.naming(stream: request.stream))) }
             return
         }
-        var accepted: [(request: AppendRequest, receipt: AppendReceipt, created: Int64)] = []
+        var accepted: [(request: AppendRequest, receipt: AppendReceipt, stream: StreamState)] = []
         var refused = [Bool](repeating: false, count: jobs.count)
         var committing = false
         do {
@@ -54,7 +54,7 @@ final class PostgresWriter: QueueCommitter {
             if !connection.isOpen { self.connection = nil }
             return
         }
-        tail.committed(accepted.map { ($0.receipt, $0.request.kind, $0.request.payloads, $0.created) })
+        tail.committed(accepted.map { PostgresTail.LocalCommit(receipt: $0.receipt, kind: $0.request.kind, payloads: $0.request.payloads, stream: $0.stream) })
         for item in accepted { item.request.completion(.success(item.receipt)) }
     }
 
@@ -69,7 +69,7 @@ final class PostgresWriter: QueueCommitter {
     /// a few more, since applying them reads its blocks.
     private func commit(
         _ requests: [AppendRequest], on connection: PostgresConnection,
-        accepting accepted: inout [(request: AppendRequest, receipt: AppendReceipt, created: Int64)], refusing refused: inout [Bool],
+        accepting accepted: inout [(request: AppendRequest, receipt: AppendReceipt, stream: StreamState)], refusing refused: inout [Bool],
         committing: inout Bool
     ) throws {
         let names = Array(Set(requests.map(\.stream))).sorted()
@@ -93,7 +93,7 @@ final class PostgresWriter: QueueCommitter {
             var state = states[request.stream]!
             let receipt = state.take(request, at: now)
             states[request.stream] = state
-            accepted.append((request, receipt, state.created))
+            accepted.append((request, receipt, state))
             events[request.stream, default: []] += request.payloads.map { (request.kind, $0) }
         }
         var rows: [PostgresBlocks.Row] = []

@@ -54,9 +54,24 @@ struct PostgresSchemaTests {
         #expect(message.hasSuffix("check that the server runs and that the URL's host, port, user, password and database are right."), "\(message)")
     }
 
-    @Test func aURLThatIsNotPostgresIsRefusedWithASentence() throws {
-        let error = #expect(throws: PostgresAddressError.self) { try PostgresAddress("mysql://x/y") }
-        #expect(error?.description == "mysql://x/y is not a PostgreSQL URL; write it as postgres://USER@HOST:PORT/DATABASE (or postgresql://…).")
-        #expect(try PostgresAddress("postgres://u:pw@h/db?sslmode=require&password=pw2").description == "postgres://u:***@h/db?sslmode=require&password=***")
+    @Test func aURLThatIsNotPostgresIsRefusedWithASentenceThatNeverShowsItsPassword() throws {
+        let error = #expect(throws: PostgresAddressError.self) { try PostgresAddress("postgre://u:secret@h/db") }
+        #expect(error?.description == "postgre://… is not a PostgreSQL URL; write it as postgres://USER@HOST:PORT/DATABASE (or postgresql://…).")
+        let unreadable = #expect(throws: PostgresAddressError.self) { try PostgresAddress("postgres://u:s3cr%zzet@h/db") }
+        #expect(unreadable?.description.contains("s3cr") == false, "\(String(describing: unreadable))")
+        #expect(unreadable?.description.hasPrefix("the postgres://… URL given is not one libpq can read") == true)
+    }
+
+    /// Every way libpq takes a password is masked, as libpq reads the URL (the user part ends at the
+    /// first @ before any /, a parameter's name may be percent-encoded).
+    @Test(arguments: [
+        ("postgres://u:pw@h/db?sslmode=require&password=pw2", "postgres://u:***@h/db?sslmode=require&password=***"),
+        ("postgres://u:pa?ss@h/db", "postgres://u:***@h/db"),
+        ("postgres://u@h/db?sslpassword=x&password=secret", "postgres://u@h/db?sslpassword=***&password=***"),
+        ("postgres://u@h/db?pass%77ord=secret", "postgres://u@h/db?pass%77ord=***"),
+        ("postgresql://streamd@%2Ftmp%2Fpg:5432/bench", "postgresql://streamd@%2Ftmp%2Fpg:5432/bench"),
+    ])
+    func passwordsAreMasked(url: String, shown: String) throws {
+        #expect(try PostgresAddress(url).description == shown)
     }
 }

@@ -92,4 +92,73 @@ struct SharedDatabaseTests {
         try other.enforceRetention()  // takes the lease: the events are a minute old at its clock
         #expect(try other.streamInfo("aged")?.count == 0)
     }
+
+    /// A read that spans pages stays in the life of the stream it began in: deleted and made again
+    /// by another process meanwhile, the read ends instead of going on into the new life's events.
+    @Test func aReadEndsWhenItsStreamIsDeletedAndMadeAgainMeanwhile() throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let reader = try PostgresLog(PostgresAddress(url))
+        let other = try PostgresLog(PostgresAddress(url))
+        defer { reader.close(); other.close() }
+        try reader.createStream("lives", policy: StreamPolicy())
+        for index in 0..<100 { try reader.append(Array("old \(index)".utf8), to: "lives") }
+        var seen: [String] = []
+        try reader.read("lives", from: .all) { event in
+            if seen.isEmpty {
+                try other.deleteStream("lives")
+                try other.createStream("lives", policy: StreamPolicy())
+                for index in 0..<100 { try other.append(Array("new \(index)".utf8), to: "lives") }
+            }
+            seen.append(String(decoding: event.payload, as: UTF8.self))
+            return true
+        }
+        #expect(!seen.isEmpty && seen.allSatisfy { $0.hasPrefix("old ") }, "\(seen.filter { !$0.hasPrefix("old ") }.prefix(3))")
+    }
+
+    @Test func optionsOutOfRangeAreRefusedBeforeAnythingStarts() throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        var options = EventLogOptions()
+        options.compressionLevel = 10
+        let error = expectLogError(.invalidArgument) { _ = try PostgresLog(PostgresAddress(url), options: options) }
+        #expect(error?.message.hasPrefix("options out of range: compressionLevel must be 1...9") == true)
+    }
+
+    /// However many readers read at once, a log lends at most `PostgresConnectionPool.limit`
+    /// connections (16): the others wait their turn instead of exhausting the server's connections.
+    @Test func manyReadersAtOnceShareABoundedNumberOfConnections() async throws {
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        let database = String(url.split(separator: "/").last!)
+        let log = try PostgresLog(PostgresAddress(url))
+        defer { log.close() }
+        try log.createStream("crowd", policy: StreamPolicy())
+        try log.append(contentsOf: [[1], [2]], to: "crowd")
+        let monitor = Task { () throws -> Int in
+            var most = 0
+            for _ in 0..<10 {
+                let open = try server.sql(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'streamd'", database: database)
+                most = max(most, Int(open.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0)
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            return most
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<40 {
+                group.addTask {
+                    try await onOwnThread {
+                        try log.read("crowd", from: .all) { _ in
+                            Thread.sleep(forTimeInterval: 0.2)
+                            return false
+                        }
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let most = try await monitor.value
+        // The writer's connection carries the same name: 16 lent, plus it.
+        #expect(most <= 17, "\(most) connections at once")
+        #expect(most >= 2, "the readers overlapped")
+    }
 }

@@ -60,17 +60,7 @@ public final class EventLog: Sendable {
     public init(path: String, options: EventLogOptions = EventLogOptions()) throws {
         self.path = path
         self.options = options
-        // Blocks and events above 1 GiB could not be read back (the block decoder refuses them), and
-        // larger option values would overflow sizes computed from them.
-        let gigabyte = 1 << 30
-        guard (1...9).contains(options.compressionLevel), (1...1_000_000).contains(options.maximumEventsPerBlock),
-              (64...gigabyte).contains(options.maximumBlockBytes), (1...gigabyte).contains(options.maximumEventBytes)
-        else {
-            throw EventLogError(
-                .invalidArgument,
-                "options out of range: compressionLevel must be 1...9, maximumEventsPerBlock 1...1000000, maximumBlockBytes 64 B...1 GiB, maximumEventBytes 1 B...1 GiB.",
-                path: path)
-        }
+        try options.checkRanges(path: path)
         if options.journal && !options.readOnly && !options.exclusiveToProcess {
             throw EventLogError(
                 .invalidArgument,

@@ -93,4 +93,19 @@ public struct EventLogOptions: Sendable {
 
     /// The defaults: durability normal, read-write, zlib level 1, blocks of ≤ 256 events / 64 KiB.
     public init() {}
+
+    /// Throws `invalidArgument` unless the sizes and levels are ones a log can work with: blocks and
+    /// events above 1 GiB could not be read back (the block decoder refuses them), and larger values
+    /// would overflow sizes computed from them. `path` names the log in the error.
+    package func checkRanges(path: String) throws(EventLogError) {
+        let gigabyte = 1 << 30
+        guard (1...9).contains(compressionLevel), (1...1_000_000).contains(maximumEventsPerBlock),
+              (64...gigabyte).contains(maximumBlockBytes), (1...gigabyte).contains(maximumEventBytes)
+        else {
+            throw EventLogError(
+                .invalidArgument,
+                "options out of range: compressionLevel must be 1...9, maximumEventsPerBlock 1...1000000, maximumBlockBytes 64 B...1 GiB, maximumEventBytes 1 B...1 GiB.",
+                path: path)
+        }
+    }
 }

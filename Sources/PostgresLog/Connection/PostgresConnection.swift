@@ -16,12 +16,21 @@ final class PostgresConnection {
     /// The server as the URL names it, without the password, for messages.
     let address: PostgresAddress
 
-    /// Connects to the server `address` names (giving up after 10 s unless the URL says otherwise),
-    /// as application `name` unless the URL names one (`pg_stat_activity` shows it).
+    /// The settings a connection gets unless the URL sets them: give up connecting after 10 s, and
+    /// notice a server gone silent (a host lost without closing the connection: the kernel would
+    /// wait some 15 minutes) within about 30 s, so the writer fails what it holds and moves on.
+    static let defaults = [
+        ("connect_timeout", "10"), ("keepalives", "1"), ("keepalives_idle", "10"), ("keepalives_interval", "5"),
+        ("keepalives_count", "3"), ("tcp_user_timeout", "30000"),
+    ]
+
+    /// Connects to the server `address` names, with `defaults` unless the URL overrides them, as
+    /// application `name` unless the URL names one (`pg_stat_activity` shows it).
     init(_ address: PostgresAddress, name: String = "streamd") throws(EventLogError) {
         self.address = address
-        let keywords = ["dbname", "fallback_application_name", "connect_timeout"]
-        let values = [address.url, name, "10"]
+        // The URL comes last: libpq lets later settings override earlier ones.
+        let keywords = Self.defaults.map(\.0) + ["fallback_application_name", "dbname"]
+        let values = Self.defaults.map(\.1) + [name, address.url]
         let made = Self.withCStrings(keywords) { keys in
             Self.withCStrings(values) { vals in PQconnectdbParams(keys, vals, 1) }
         }

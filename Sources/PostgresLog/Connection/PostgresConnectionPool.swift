@@ -1,3 +1,4 @@
+import Dispatch
 import EventLog
 import Synchronization
 
@@ -5,7 +6,9 @@ import Synchronization
 /// so they run beside the writer's commits and each other.
 ///
 /// A connection that broke is dropped, not put back; the next caller connects anew (to whichever
-/// host of the URL is the primary then). At most `idleLimit` idle connections are kept.
+/// host of the URL is the primary then). At most `limit` connections are lent at once, so a crowd of
+/// readers (subscribers catching up) queues here instead of exhausting the server's
+/// `max_connections`; at most `idleLimit` idle ones are kept.
 /// Thread-safety: Sendable; the idle list sits behind a Mutex, and a lent connection is used only by
 /// the caller that took it until it comes back.
 final class PostgresConnectionPool: Sendable {
@@ -16,10 +19,13 @@ final class PostgresConnectionPool: Sendable {
     }
 
     static let idleLimit = 8
+    /// The most connections lent at once.
+    static let limit = 16
 
     let address: PostgresAddress
     private let idle = Mutex<[Entry]>([])
     private let closed = Atomic<Bool>(false)
+    private let lendable = DispatchSemaphore(value: PostgresConnectionPool.limit)
 
     init(_ address: PostgresAddress) { self.address = address }
 
@@ -28,6 +34,8 @@ final class PostgresConnectionPool: Sendable {
         guard !closed.load(ordering: .relaxed) else {
             throw EventLogError(.closed, "the event log in PostgreSQL at \(address) is closed; open it again.")
         }
+        lendable.wait()
+        defer { lendable.signal() }
         let entry = try idle.withLock { $0.popLast() } ?? Entry(PostgresConnection(address))
         defer {
             if entry.connection.isOpen, !closed.load(ordering: .relaxed) {

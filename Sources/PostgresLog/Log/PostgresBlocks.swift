@@ -53,22 +53,24 @@ enum PostgresBlocks {
         return rows.count
     }
 
-    /// Up to `limit` blocks of the stream named `name` whose last sequence is ≥ `sequence` (and ≥ the
-    /// stream's first retained one), in order, with the stream's first retained sequence; nil when
-    /// there is no such stream. One query: the stream's row and its blocks in one snapshot. Read the
-    /// blocks with `header(_:_:)` and `bytes(_, 8)`.
-    static func page(of name: String, atOrAfter sequence: UInt64, limit: Int, on connection: PostgresConnection) throws(EventLogError) -> (firstRetained: UInt64, blocks: PostgresResult)? {
+    /// Up to `limit` blocks of the stream named `name` (and, when `id` is given, of that life of it)
+    /// whose last sequence is ≥ `sequence` (and ≥ the stream's first retained one), in order, with
+    /// the stream's id and first retained sequence; nil when there is no such stream. One query: the
+    /// stream's row and its blocks in one snapshot. Read the blocks with `header(_:_:)` and `bytes(_, 8)`.
+    static func page(
+        of name: String, id: Int64?, atOrAfter sequence: UInt64, limit: Int, on connection: PostgresConnection
+    ) throws(EventLogError) -> (id: Int64, firstRetained: UInt64, blocks: PostgresResult)? {
         let rows = try connection.execute(
             """
-            SELECT b.first_seq, b.last_seq, b.first_ts, b.last_ts, b.count, b.codec, b.raw_size, b.crc32, b.payload, s.first_seq
+            SELECT b.first_seq, b.last_seq, b.first_ts, b.last_ts, b.count, b.codec, b.raw_size, b.crc32, b.payload, s.first_seq, s.id
             FROM streamd.streams s LEFT JOIN LATERAL (
                 SELECT * FROM streamd.blocks WHERE stream_id = s.id AND last_seq >= greatest($2, s.first_seq) ORDER BY last_seq LIMIT $3
             ) b ON true
-            WHERE s.name = $1 ORDER BY b.last_seq
+            WHERE s.name = $1 AND ($4::int8 IS NULL OR s.id = $4) ORDER BY b.last_seq
             """,
-            [.text(name), .int64(Int64(clamping: sequence)), .int64(Int64(limit))])
+            [.text(name), .int64(Int64(clamping: sequence)), .int64(Int64(limit)), id.map(PostgresValue.int64) ?? .null])
         guard rows.count > 0 else { return nil }
-        return (UInt64(max(0, rows.int64(0, 9))), rows)
+        return (rows.int64(0, 10), UInt64(max(0, rows.int64(0, 9))), rows)
     }
 
     /// Deletes the blocks of stream `streamID` that end before `sequence`; returns their stored bytes.
