@@ -38,16 +38,18 @@ extension PostgresLog {
     public func updatePolicy(of name: String, to policy: StreamPolicy) throws -> StreamInfo {
         try policy.validate(stream: name)
         let now = options.clock()
-        return try describe(pool.withConnection { connection in
+        let (state, dropped) = try pool.withConnection { connection in
             try connection.transaction {
                 var state = try locked(name, on: connection)
                 state.policy = policy
                 try PostgresCatalog.updatePolicy(state, on: connection)
-                try PostgresRetention.apply(&state, now: now, decoder: BlockDecoder(), on: connection)
+                let dropped = try PostgresRetention.apply(&state, now: now, decoder: BlockDecoder(), on: connection)
                 try PostgresCatalog.updatePositions(state, on: connection)
-                return state
+                return (state, dropped)
             }
-        })
+        }
+        if let dropped { options.retentionObserver?(dropped) }
+        return try describe(state)
     }
 
     /// Deletes stream `name` and all its events. A stream created later under the same name starts

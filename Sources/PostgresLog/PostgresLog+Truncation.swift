@@ -32,15 +32,18 @@ extension PostgresLog {
         let now = options.clock()
         let decoder = try BlockDecoder()
         let limited = try catalogEntries().filter { $0.policy.maxAgeMicroseconds != nil }
+        var drops: [RetentionDrop] = []
         for stream in limited {
             try pool.withConnection { connection in
                 try connection.transaction {
                     guard var state = try PostgresCatalog.load(stream.name, on: connection, locking: true) else { return }
-                    let dropped = try PostgresRetention.apply(&state, now: now, decoder: decoder, on: connection)
-                    if dropped > 0 { try PostgresCatalog.updatePositions(state, on: connection) }
+                    guard let dropped = try PostgresRetention.apply(&state, now: now, decoder: decoder, on: connection) else { return }
+                    try PostgresCatalog.updatePositions(state, on: connection)
+                    drops.append(dropped)
                 }
             }
         }
+        for drop in drops { options.retentionObserver?(drop) }
     }
 
     /// Moves the first retained sequence of `stream` to what `first` says (never backwards) and

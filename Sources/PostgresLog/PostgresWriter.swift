@@ -112,23 +112,31 @@ final class PostgresWriter: QueueCommitter {
             }
             moved.append(state)
         }
+        var drops: [RetentionDrop] = []
         if moved.contains(where: PostgresRetention.readsBlocks) {
             try PostgresBlocks.insert(rows, on: connection)
             for var state in moved {
-                try PostgresRetention.apply(&state, now: now, decoder: decoder, on: connection)
+                if let dropped = try PostgresRetention.apply(&state, now: now, decoder: decoder, on: connection) { drops.append(dropped) }
                 try PostgresCatalog.updatePositions(state, on: connection)
             }
             try PostgresTail.notify(moved, on: connection)
             committing = true
             try connection.execute("COMMIT")
-            return
+        } else {
+            var statements = rows.isEmpty ? [] : [PostgresBlocks.insertStatement(rows)]
+            for state in moved {
+                var kept = state
+                kept.firstSequence = PostgresRetention.firstWithinCapacity(state)
+                statements.append(PostgresCatalog.moveStatement(state, first: kept.firstSequence))
+                if let dropped = PostgresRetention.drop(kept, before: state.firstSequence, limits: [.capacity]) { drops.append(dropped) }
+            }
+            if !moved.isEmpty { statements.append(PostgresTail.notifyStatement(moved)) }
+            statements.append(("COMMIT", []))
+            committing = true
+            try connection.pipeline(statements)
         }
-        var statements = rows.isEmpty ? [] : [PostgresBlocks.insertStatement(rows)]
-        statements += moved.map { PostgresCatalog.moveStatement($0, first: PostgresRetention.firstWithinCapacity($0)) }
-        if !moved.isEmpty { statements.append(PostgresTail.notifyStatement(moved)) }
-        statements.append(("COMMIT", []))
-        committing = true
-        try connection.pipeline(statements)
+        // Only when lines are logged, as in the SQLite log (streamd sets it at debug level).
+        if let observer = options.retentionObserver { for drop in drops { observer(drop) } }
     }
 
     private func connected() throws(EventLogError) -> PostgresConnection {

@@ -148,4 +148,20 @@ struct LogConformanceTests {
         #expect(events.map(\.sequence) == Array(1...800))
         #expect(Set(events.map(\.payload)).count == 800)
     }
+
+    @Test(arguments: Store.allCases)
+    func retentionDropsAreReportedWithTheLimitThatMadeThem(store: Store) throws {
+        let drops = Mutex<[RetentionDrop]>([])
+        var options = EventLogOptions()
+        options.retentionObserver = { drop in drops.withLock { $0.append(drop) } }
+        let opened = try store.open(options: options)
+        let log = opened.log
+        try log.createStream("kept", policy: StreamPolicy(capacity: .last(5)))
+        for index in 0..<10 { try log.append([UInt8(index)], to: "kept") }
+        try log.updatePolicy(of: "kept", to: StreamPolicy(capacity: .last(2)))
+        let reported = drops.withLock { $0 }
+        #expect(reported.allSatisfy { $0.stream == "kept" && $0.limits == [.capacity] }, "\(reported)")
+        #expect(reported.reduce(0) { $0 + $1.events } == 8)
+        #expect(reported.last?.firstSequence == 9)
+    }
 }

@@ -8,21 +8,32 @@ import EventLog
 /// Thread-safety: stateless; callers own the connection and hold the stream's row lock.
 enum PostgresRetention {
     /// Moves `state`'s first retained sequence as its policy says at time `now` and deletes the blocks
-    /// wholly before it; returns how many events it dropped. Runs inside the caller's transaction.
+    /// wholly before it; returns what it dropped, and by which limits, or nil when nothing. Runs
+    /// inside the caller's transaction.
     @discardableResult
-    static func apply(_ state: inout StreamState, now: Int64, decoder: BlockDecoder, on connection: PostgresConnection) throws -> UInt64 {
+    static func apply(_ state: inout StreamState, now: Int64, decoder: BlockDecoder, on connection: PostgresConnection) throws -> RetentionDrop? {
         let before = state.firstSequence
-        var first = firstWithinCapacity(state)
+        let byCapacity = firstWithinCapacity(state)
+        var first = byCapacity
         if let maxAge = state.policy.maxAgeMicroseconds {
             let fresh = try PostgresBlocks.firstSequence(
                 streamID: state.id, atOrAfter: now - maxAge, lastSequence: state.lastSequence, decoder: decoder, on: connection)
             first = max(first, fresh)
         }
+        let byAge = first > byCapacity
         try moveFirst(&state, to: first, on: connection)
+        let afterAge = state.firstSequence
         if let maxBytes = state.policy.maxBytes.map({ Int64(clamping: $0) }), state.storedBytes > maxBytes {
             try trimBytes(&state, to: maxBytes, on: connection)
         }
-        return state.firstSequence - before
+        let limits = [(byCapacity > before, RetentionDrop.Limit.capacity), (byAge, .maxAge), (state.firstSequence > afterAge, .maxBytes)]
+        return drop(state, before: before, limits: limits.filter(\.0).map(\.1))
+    }
+
+    /// What moving `state`'s first retained sequence from `before` dropped, by `limits`; nil when nothing.
+    static func drop(_ state: StreamState, before: UInt64, limits: [RetentionDrop.Limit]) -> RetentionDrop? {
+        guard state.firstSequence > before else { return nil }
+        return RetentionDrop(stream: state.name, events: state.firstSequence - before, firstSequence: state.firstSequence, limits: limits)
     }
 
     /// The first sequence `state`'s capacity keeps (counting values: a terminal event is kept besides
