@@ -12,8 +12,12 @@ import Synchronization
 /// not undo (the kernel keeps what was written), only a crash of the machine.
 /// Thread-safety: `@unchecked Sendable`; its stored properties are constants, and `stop` is idempotent.
 public final class PostgresServer: @unchecked Sendable {
-    /// Where Debian's packages put the server's programs.
-    public static let binaries = "/usr/lib/postgresql/15/bin"
+    /// Where Debian's packages put the server's programs: the newest version installed (15 here).
+    public static let binaries: String = {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap { Int($0) }.sorted()
+        return "\(root)/\(versions.last ?? 15)/bin"
+    }()
 
     /// The directory that holds the cluster (`data`) and the server's socket.
     public let directory: ShortTemporaryDirectory
