@@ -29,6 +29,13 @@ final class PostgresWriter: QueueCommitter {
     }
 
     func process(_ jobs: [AppendRequest]) {
+        process(jobs, retrying: true)
+    }
+
+    /// Commits `jobs`; with `retrying`, a batch whose connection broke before its commit was sent
+    /// (so nothing of it is stored: the first after a failover finds the old primary gone) is tried
+    /// once more on a new connection.
+    private func process(_ jobs: [AppendRequest], retrying: Bool) {
         let connection: PostgresConnection
         do {
             connection = try connected()
@@ -43,15 +50,20 @@ final class PostgresWriter: QueueCommitter {
             try commit(jobs, on: connection, accepting: &accepted, refusing: &refused, committing: &committing)
         } catch {
             var failure = error as? EventLogError ?? EventLogError(.postgres, "an append failed: \(error)")
+            if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
+            if failure.code == .unavailable || !connection.isOpen { self.connection = nil }
+            let unanswered = zip(jobs, refused).filter { !$0.1 }.map(\.0)
+            if failure.code == .unavailable, !committing, retrying {
+                process(unanswered, retrying: false)
+                return
+            }
             if failure.code == .unavailable, committing {
                 failure = EventLogError(
                     .unavailable,
                     "the connection to PostgreSQL at \(address) broke while the append was being committed, so it may or may not be stored; read the stream to see, then append again if it is missing.",
                     sql: "COMMIT")
             }
-            if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
-            for (request, answered) in zip(jobs, refused) where !answered { request.completion(.failure(failure.naming(stream: request.stream))) }
-            if !connection.isOpen { self.connection = nil }
+            for request in unanswered { request.completion(.failure(failure.naming(stream: request.stream))) }
             return
         }
         tail.committed(accepted.map { PostgresTail.LocalCommit(receipt: $0.receipt, kind: $0.request.kind, payloads: $0.request.payloads, stream: $0.stream) })
@@ -140,7 +152,7 @@ final class PostgresWriter: QueueCommitter {
     }
 
     private func connected() throws(EventLogError) -> PostgresConnection {
-        if let connection, connection.isOpen { return connection }
+        if let connection, connection.isUsableAfterIdling { return connection }
         let made = try PostgresConnection(address)
         connection = made
         return made

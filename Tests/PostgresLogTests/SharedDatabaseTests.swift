@@ -164,4 +164,21 @@ struct SharedDatabaseTests {
         #expect(most <= 17, "\(most) connections at once")
         #expect(most >= 2, "the readers overlapped")
     }
+
+    /// A connection that broke while the log was idle (the server restarted, or failed over) costs
+    /// the next append nothing: nothing of it was sent, so it is tried again on a new connection.
+    @Test func anAppendAfterTheConnectionsWereCutSucceedsOnANewOne() throws {
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        let database = String(url.split(separator: "/").last!)
+        let log = try PostgresLog(PostgresAddress(url))
+        defer { log.close() }
+        try log.createStream("cut", policy: StreamPolicy())
+        try log.append([1], to: "cut")
+        let cut = try server.sql(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'streamd'")
+        #expect(Int(cut.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 >= 1)
+        #expect(try log.append([2], to: "cut").firstSequence == 2)
+        #expect(try log.readAll("cut", from: .all).map(\.sequence) == [1, 2])
+    }
 }

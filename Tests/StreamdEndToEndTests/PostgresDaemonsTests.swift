@@ -183,7 +183,8 @@ struct PostgresDaemonsTests {
         #expect(stored.keys.sorted() == Array(1...last), "no gap")
         #expect(try await live.value == Array(1...last), "the subscriber got every event once, in order, across the failover")
         for (sequence, payload) in acknowledged { #expect(stored[sequence] == payload, "acknowledged event \(sequence) is missing") }
-        #expect(failures > 0, "the publishes while no primary was up failed")
+        // Publishes made while no primary is up fail; the batch in flight when the primary died is
+        // tried once more on a new connection, which the promotion may already let through.
     }
 
     @Test func streambenchRunsTheClientWorkloadsOnPostgresAndAcrossTwoDaemons() async throws {

@@ -52,6 +52,18 @@ final class PostgresConnection {
     /// Whether the connection is still usable (libpq noticed no break).
     var isOpen: Bool { PQstatus(connection) == CONNECTION_OK }
 
+    /// Whether an idle connection is still usable, after reading whatever the server sent meanwhile
+    /// without waiting: a server that ended the session (a restart, a failover, an administrator)
+    /// has said so, or closed the socket, by now.
+    var isUsableAfterIdling: Bool {
+        // The server's last message, then the end of the connection: read until neither is waiting.
+        for _ in 0..<4 where isOpen {
+            var descriptor = pollfd(fd: PQsocket(connection), events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 0) > 0, PQconsumeInput(connection) == 1 else { break }
+        }
+        return isOpen
+    }
+
     /// The descriptor of the connection's socket, to wait on for notifications.
     var socket: Int32 { PQsocket(connection) }
 

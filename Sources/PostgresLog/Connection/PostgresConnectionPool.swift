@@ -36,7 +36,10 @@ final class PostgresConnectionPool: Sendable {
         }
         lendable.wait()
         defer { lendable.signal() }
-        let entry = try idle.withLock { $0.popLast() } ?? Entry(PostgresConnection(address))
+        var reused = idle.withLock { $0.popLast() }
+        // One whose session the server ended while it was idle is dropped for a new one.
+        while let entry = reused, !entry.connection.isUsableAfterIdling { reused = idle.withLock { $0.popLast() } }
+        let entry = try reused ?? Entry(PostgresConnection(address))
         defer {
             if entry.connection.isOpen, !closed.load(ordering: .relaxed) {
                 idle.withLock { if $0.count < Self.idleLimit { $0.append(entry) } }
