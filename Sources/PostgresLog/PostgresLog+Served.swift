@@ -74,19 +74,8 @@ extension PostgresLog {
         guard try connection.execute("SELECT to_regclass('streamd.version') IS NOT NULL").bool(0, 0) else {
             throw EventLogError(.postgres, "the database at \(connection.address) holds no streamd log (no streamd.version table); check the URL's database name.")
         }
-        var problems: [VerifyReport.Problem] = []
-        var blocks = 0
-        var events: UInt64 = 0
-        let streams = try PostgresCatalog.loadAll(on: connection)
-        for state in streams {
-            var check = StreamCheck(state, decoder: decoder)
-            try check.run { from, limit, body in
-                try PostgresBlocks.blocks(of: state.id, atOrAfter: from, limit: limit, on: connection, body)
-            }
-            problems += check.problems
-            blocks += check.blocks
-            events += check.events
+        return try VerifyReport.checking(PostgresCatalog.loadAll(on: connection), decoder: decoder) { state, from, limit, body in
+            try PostgresBlocks.blocks(of: state.id, atOrAfter: from, limit: limit, on: connection, body)
         }
-        return VerifyReport(problems: problems, streamCount: streams.count, blockCount: blocks, eventCount: events)
     }
 }

@@ -23,20 +23,11 @@ extension EventLog {
             if misplaced > 0 {
                 problems.append(.init(stream: nil, sequences: nil, message: "\(misplaced) blocks have a key that does not match their stream and last sequence"))
             }
-            var blocks = 0
-            var events: UInt64 = 0
             let streams = try StreamCatalog.loadAll(on: connection)
-            for state in streams {
-                var check = StreamCheck(state, decoder: reader.decoder)
-                try check.run { from, limit, body in
-                    try BlockStore.blocks(of: state, atOrAfter: from, limit: limit, on: reader.connection, body)
-                }
-                problems += check.problems
-                blocks += check.blocks
-                events += check.events
+            return try VerifyReport.checking(streams, decoder: reader.decoder, before: problems, after: marksProblems(streams, slots: marks)) {
+                state, from, limit, body in
+                try BlockStore.blocks(of: state, atOrAfter: from, limit: limit, on: connection, body)
             }
-            problems += try marksProblems(streams, slots: marks)
-            return VerifyReport(problems: problems, streamCount: streams.count, blockCount: blocks, eventCount: events)
         }
     }
 }

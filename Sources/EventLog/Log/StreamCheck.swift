@@ -115,3 +115,26 @@ package struct StreamCheck {
         }
     }
 }
+
+extension VerifyReport {
+    /// The report of checking each of `streams` with `StreamCheck`, its blocks fetched a page at a time
+    /// by `blocks` (the stream, from a sequence, at most so many, each block handed to a body), with
+    /// the database-wide problems found `before` and `after` the streams' around theirs.
+    package static func checking(
+        _ streams: [StreamState], decoder: BlockDecoder, before: [Problem] = [], after: [Problem] = [],
+        blocks fetch: (StreamState, UInt64, Int, (BlockHeader?, UnsafeRawBufferPointer, Int64, Int64) throws -> Bool) throws -> Int
+    ) throws -> VerifyReport {
+        var problems = before
+        var blocks = 0
+        var events: UInt64 = 0
+        for state in streams {
+            var check = StreamCheck(state, decoder: decoder)
+            // Not escaping in fact: `fetch` calls `body` before it returns.
+            try check.run { from, limit, body in try withoutActuallyEscaping(body) { try fetch(state, from, limit, $0) } }
+            problems += check.problems
+            blocks += check.blocks
+            events += check.events
+        }
+        return VerifyReport(problems: problems + after, streamCount: streams.count, blockCount: blocks, eventCount: events)
+    }
+}
