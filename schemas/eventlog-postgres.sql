@@ -1,7 +1,8 @@
--- streamd event log on PostgreSQL, schema version 1.
+-- streamd event log on PostgreSQL, schema version 2.
 -- This file is the authoritative DDL; Sources/PostgresLog/Schema/PostgresSchema.swift embeds the same text
 -- (a test checks they are equal). The log runs it, in one transaction, when it opens a database without
--- the schema `streamd`; a database whose streamd.version names a newer version is refused.
+-- the schema `streamd`, and adds what version 2 added to a database of version 1; a database whose
+-- streamd.version names a newer version is refused.
 -- Everything lives in the schema `streamd`, so the log can share a database with other applications.
 -- Stream, sequence, timestamp and block columns mean what they mean in schemas/eventlog.sql (the SQLite
 -- log); the blocks are the same bytes, framed and raw-deflated, with the same CRC-32.
@@ -10,7 +11,7 @@ CREATE SCHEMA streamd;
 CREATE TABLE streamd.version (
     version integer NOT NULL
 );
-INSERT INTO streamd.version VALUES (1);
+INSERT INTO streamd.version VALUES (2);
 
 -- The catalog: one row per named stream. An append locks its stream's row (SELECT ... FOR UPDATE)
 -- while it numbers the events, so the appends of every daemon sharing the database take the stream's
@@ -49,3 +50,16 @@ CREATE TABLE streamd.blocks (
 );
 -- The payload is compressed already: stored out of line when large, never compressed again.
 ALTER TABLE streamd.blocks ALTER COLUMN payload SET STORAGE EXTERNAL;
+
+-- Message ids (version 2): the id a publish gave an event, with the sequence and timestamp the event got,
+-- kept while the event is among its stream's last N (streamd's de-duplication window, 10 000). A daemon
+-- reads a publish's ids under the stream's row lock and writes new ones in the transaction that stores
+-- the events, so a publish retried through any daemon, or after any restart, is recognised.
+CREATE TABLE streamd.message_ids (
+    stream_id  bigint NOT NULL REFERENCES streamd.streams (id) ON DELETE CASCADE,
+    message_id text   NOT NULL,
+    sequence   bigint NOT NULL,
+    ts         bigint NOT NULL,
+    PRIMARY KEY (stream_id, message_id)
+);
+CREATE INDEX message_ids_by_sequence ON streamd.message_ids (stream_id, sequence);

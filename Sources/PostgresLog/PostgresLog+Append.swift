@@ -28,15 +28,28 @@ extension PostgresLog {
         try waitForCompletion { submit(AppendRequest(stream: stream, kind: .failed, payloads: [Array(message.utf8)], completion: $0)) }
     }
 
-    /// Appends `payloads`, all of `kind`, if `stream` ends at `expectedLastSequence` when they are
-    /// numbered under its row lock (any sequence when nil), and returns once PostgreSQL committed
-    /// them; otherwise throws `wrongLastSequence` and stores nothing. It holds across every process
-    /// sharing the database.
+    /// Appends `payloads`, all of `kind`, with their `messageIDs` (one per payload, or none), if no id
+    /// is one the stream keeps and `stream` ends at `expectedLastSequence` (any sequence when nil),
+    /// both checked under its row lock, and returns once PostgreSQL committed them. Otherwise throws
+    /// `duplicateMessageID` (naming the originals) or `wrongLastSequence`, and stores nothing. Both
+    /// hold across every process sharing the database.
     package func append(
-        _ kind: LogEvent.Kind, _ payloads: [[UInt8]], to stream: String, expectingLastSequence expectedLastSequence: UInt64?
+        _ kind: LogEvent.Kind, _ payloads: [[UInt8]], messageIDs: [String?], to stream: String,
+        expectingLastSequence expectedLastSequence: UInt64?
     ) throws -> AppendReceipt {
         try waitForCompletion {
-            submit(AppendRequest(stream: stream, kind: kind, payloads: payloads, expectedLastSequence: expectedLastSequence, completion: $0))
+            submit(AppendRequest(
+                stream: stream, kind: kind, payloads: payloads, expectedLastSequence: expectedLastSequence, messageIDs: messageIDs, completion: $0))
+        }
+    }
+
+    /// True: every daemon sharing the database stores ids, so the writer checks them in the database.
+    package var checksMessageIDs: Bool { true }
+
+    /// The message ids `stream` keeps with its last `options.deduplicationWindow` events, oldest first.
+    package func rememberedMessageIDs(of stream: String) throws -> [StoredMessageID] {
+        try pool.withConnection { connection in
+            try PostgresMessageIDs.remembered(by: stream, window: options.deduplicationWindow, on: connection)
         }
     }
 

@@ -4,9 +4,9 @@ import StreamModel
 /// The writer of a `PostgresLog`: commits each batch of appends in one transaction on its own
 /// connection, and reconnects after the connection broke.
 ///
-/// One batch: lock the rows of its streams (in name order), check and number each append as the SQLite
-/// log would, frame and compress each stream's new events into blocks, apply the streams' capacity and
-/// byte limits, insert the blocks, move the rows, and notify `streamd` with the streams that moved;
+/// One batch: lock the rows of its streams (in name order) and read which of its message ids they keep,
+/// check each append's ids and then check and number it as the SQLite log would, frame and compress each stream's new events into blocks, apply the streams' capacity and
+/// byte limits, insert the blocks and the new ids, move the rows, and notify `streamd` with the streams that moved;
 /// then commit, answer each append and hand the commits to the tail. An append that fails its checks
 /// is answered alone; a failed transaction answers every append of the batch with the failure, and
 /// none of it is stored (or, when the connection broke during the commit, it may be: the error says so).
@@ -76,8 +76,8 @@ final class PostgresWriter: QueueCommitter {
     /// their checks (marking them in `refused`) and puts the others, with their receipts, in
     /// `accepted`. `committing` is set once the statements that end with the commit are sent.
     ///
-    /// Two round trips to the server: the transaction's start and the row locks, then the blocks, the
-    /// rows, the notification and the commit, sent together. A stream with an age or size limit takes
+    /// Two round trips to the server: the transaction's start, the row locks and the kept ids, then the
+    /// blocks, the new ids, the rows, the notification and the commit, sent together. A stream with an age or size limit takes
     /// a few more, since applying them reads its blocks.
     private func commit(
         _ requests: [AppendRequest], on connection: PostgresConnection,
@@ -85,17 +85,23 @@ final class PostgresWriter: QueueCommitter {
         committing: inout Bool
     ) throws {
         let names = Array(Set(requests.map(\.stream))).sorted()
-        let lock = PostgresCatalog.loadStatement(names, locking: true)
-        var states = PostgresCatalog.states(try connection.pipeline([("BEGIN", []), lock])[1])
+        let ids = Array(Set(requests.flatMap { $0.messageIDs.compactMap { $0 } }))
+        var reads: [(sql: String, parameters: [PostgresValue])] = [("BEGIN", []), PostgresCatalog.loadStatement(names, locking: true)]
+        if !ids.isEmpty { reads.append(PostgresMessageIDs.lookupStatement(names: names, ids: ids, window: options.deduplicationWindow)) }
+        let read = try connection.pipeline(reads)
+        var states = PostgresCatalog.states(read[1])
+        var kept = ids.isEmpty ? [:] : PostgresMessageIDs.found(read[2])
         let before = states
         let now = options.clock()
         var events: [String: [(LogEvent.Kind, [UInt8])]] = [:]
+        var newIDs: [PostgresMessageIDs.Row] = []
         for (index, request) in requests.enumerated() {
             do throws(EventLogError) {
                 guard let state = states[request.stream] else {
                     throw EventLogError(
                         .streamNotFound, "no stream named \"\(request.stream)\" exists; create it with createStream first.", stream: request.stream)
                 }
+                try PostgresMessageIDs.check(request, against: kept[request.stream] ?? [:])
                 try state.check(request, maximumEventBytes: options.maximumEventBytes, path: address.description)
             } catch {
                 refused[index] = true
@@ -107,7 +113,14 @@ final class PostgresWriter: QueueCommitter {
             states[request.stream] = state
             accepted.append((request, receipt, state))
             events[request.stream, default: []] += request.payloads.map { (request.kind, $0) }
+            for (offset, id) in request.messageIDs.enumerated() {
+                guard let id else { continue }
+                let sequence = receipt.firstSequence + UInt64(offset)
+                kept[request.stream, default: [:]][id] = StoredMessageID(id: id, sequence: sequence, timestamp: receipt.timestamp)
+                newIDs.append(PostgresMessageIDs.Row(streamID: state.id, id: id, sequence: sequence, timestamp: receipt.timestamp))
+            }
         }
+        let recordIDs = PostgresMessageIDs.recordStatements(newIDs, moved: Array(states.values), window: options.deduplicationWindow)
         var rows: [PostgresBlocks.Row] = []
         var moved: [StreamState] = []
         for name in names {
@@ -127,6 +140,7 @@ final class PostgresWriter: QueueCommitter {
         var drops: [RetentionDrop] = []
         if moved.contains(where: PostgresRetention.readsBlocks) {
             try PostgresBlocks.insert(rows, on: connection)
+            for (sql, parameters) in recordIDs { try connection.execute(sql, parameters) }
             for var state in moved {
                 if let dropped = try PostgresRetention.apply(&state, now: now, decoder: decoder, on: connection) { drops.append(dropped) }
                 try PostgresCatalog.updatePositions(state, on: connection)
@@ -136,6 +150,7 @@ final class PostgresWriter: QueueCommitter {
             try connection.execute("COMMIT")
         } else {
             var statements = rows.isEmpty ? [] : [PostgresBlocks.insertStatement(rows)]
+            statements += recordIDs
             for state in moved {
                 var kept = state
                 kept.firstSequence = PostgresRetention.firstWithinCapacity(state)

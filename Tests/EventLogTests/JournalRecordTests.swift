@@ -15,6 +15,19 @@ import Testing
         #expect(decoded.record.lastSequence == 43)
     }
 
+    @Test func aRecordWithMessageIdsReadsBackWithThemAndTornItIsNotRead() throws {
+        var withIDs = record
+        withIDs.messageIDs = ["order-1", nil, "ünïcode-3"]
+        var bytes: [UInt8] = []
+        withIDs.encode(generation: 2, into: &bytes)
+        let decoded = try #require(bytes.withUnsafeBytes { JournalRecord.decode($0, generation: 2) })
+        #expect(decoded.record == withIDs && decoded.size == bytes.count)
+        #expect(decoded.record.messageIDs == ["order-1", nil, "ünïcode-3"])
+        for kept in [bytes.count - 1, bytes.count - 11, bytes.count - 20] {
+            #expect(Array(bytes.prefix(kept)).withUnsafeBytes { JournalRecord.decode($0, generation: 2) } == nil)
+        }
+    }
+
     @Test func recordsWrittenOneAfterAnotherReadBackInOrder() throws {
         var bytes: [UInt8] = []
         let second = JournalRecord(kind: .completed, streamID: 8, streamCreated: 2, firstSequence: 1, timestamp: 5, payloads: [[]])

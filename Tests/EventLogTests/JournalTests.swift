@@ -19,7 +19,7 @@ import StreamdTestSupport
     /// Holds the log's writer inside a job of its own (after it stored what waited) until `release`
     /// is signalled, so appends made meanwhile stay in the journal only. (Append to a stream once
     /// before: the sequencer asks the writer about a stream the first time.)
-    private static func holdWriter(of log: EventLog) -> DispatchSemaphore {
+    static func holdWriter(of log: EventLog) -> DispatchSemaphore {
         let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
         #expect(log.queue.push(.admin { _ in
             holding.signal()

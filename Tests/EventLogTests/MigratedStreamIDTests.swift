@@ -15,6 +15,7 @@ import StreamdTestSupport
             \(Schema.version1[start.lowerBound..<end.upperBound])
             INSERT INTO blocks SELECT stream_id + \(offset), first_seq, last_seq, first_ts, last_ts, count, codec, raw_size, crc32, payload FROM blocks_v2;
             DROP TABLE blocks_v2;
+            DROP TABLE message_ids;
             UPDATE streams SET id = id + \(offset);
             PRAGMA user_version = 1;
             COMMIT;

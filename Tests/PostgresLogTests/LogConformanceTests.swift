@@ -164,4 +164,23 @@ struct LogConformanceTests {
         #expect(reported.reduce(0) { $0 + $1.events } == 8)
         #expect(reported.last?.firstSequence == 9)
     }
+    @Test(arguments: Store.allCases)
+    func messageIDsAreStoredWithTheirEventsForTheLastWindowOfEventsAndGoWithTheirStream(store: Store) throws {
+        var options = EventLogOptions()
+        options.deduplicationWindow = 10
+        let opened = try store.open(options: options)
+        let log = try #require(opened.log as? any ServedLog)
+        try log.createStream("ids", policy: StreamPolicy())
+        let first = try log.append(.value, [[1], [2], [3]], messageIDs: ["a", nil, "c"], to: "ids", expectingLastSequence: nil)
+        #expect(try log.rememberedMessageIDs(of: "ids") == [
+            StoredMessageID(id: "a", sequence: 1, timestamp: first.timestamp), StoredMessageID(id: "c", sequence: 3, timestamp: first.timestamp),
+        ])
+        for index in 0..<20 { _ = try log.append(.value, [[9]], messageIDs: ["n\(index)"], to: "ids", expectingLastSequence: nil) }
+        #expect(try log.rememberedMessageIDs(of: "ids").map(\.sequence) == Array(14...23), "the ids of the last 10 events")
+        expectLogError(.invalidArgument) { _ = try log.append(.value, [[1], [2]], messageIDs: ["x"], to: "ids", expectingLastSequence: nil) }
+        try log.deleteStream("ids")
+        try log.createStream("ids", policy: StreamPolicy())
+        #expect(try log.rememberedMessageIDs(of: "ids").isEmpty, "a new life of the name keeps no id of the old one")
+        #expect(try log.rememberedMessageIDs(of: "missing").isEmpty)
+    }
 }

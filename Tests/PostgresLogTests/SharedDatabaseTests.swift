@@ -181,4 +181,44 @@ struct SharedDatabaseTests {
         #expect(try log.append([2], to: "cut").firstSequence == 2)
         #expect(try log.readAll("cut", from: .all).map(\.sequence) == [1, 2])
     }
+    /// Message ids are checked in the database, under the stream's row lock: an id stored through one
+    /// log is refused through the other, naming its original, and of logs racing to store the same
+    /// ids each id is stored once.
+    @Test func anIdStoredThroughOneLogIsRefusedThroughTheOtherAndRacingLogsStoreEachIdOnce() async throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let first = try PostgresLog(PostgresAddress(url))
+        let second = try PostgresLog(PostgresAddress(url))
+        defer { first.close(); second.close() }
+        #expect(first.checksMessageIDs)
+        try first.createStream("orders", policy: StreamPolicy())
+        let original = try first.append(.value, [Array("one".utf8)], messageIDs: ["order-1"], to: "orders", expectingLastSequence: nil)
+        let refusal = expectLogError(.duplicateMessageID) {
+            _ = try second.append(.value, [[2], [3]], messageIDs: ["order-2", "order-1"], to: "orders", expectingLastSequence: nil)
+        }
+        #expect(refusal?.duplicates == [1: StoredMessageID(id: "order-1", sequence: 1, timestamp: original.timestamp)])
+        #expect(refusal?.message == "event 2 of the append carries message id \"order-1\", which stream \"orders\" stored as sequence 1; nothing was stored.")
+        #expect(try second.streamInfo("orders")?.lastSequence == 1, "nothing of the refused append was stored")
+        expectLogError(.invalidArgument) { _ = try second.append(.value, [[2], [3]], messageIDs: ["x", "x"], to: "orders", expectingLastSequence: nil) }
+
+        let stored = try await withThrowingTaskGroup(of: Int.self) { group in
+            for (writer, log) in [first, second, first, second].enumerated() {
+                group.addTask {
+                    try await onOwnThread {
+                        var stored = 0
+                        for index in 0..<100 {
+                            do {
+                                _ = try log.append(.value, [Array("\(writer)".utf8)], messageIDs: ["race-\(index)"], to: "orders", expectingLastSequence: nil)
+                                stored += 1
+                            } catch let error as EventLogError where error.code == .duplicateMessageID {}
+                        }
+                        return stored
+                    }
+                }
+            }
+            return try await group.reduce(0, +)
+        }
+        #expect(stored == 100, "each of the 100 ids was stored by one writer")
+        let events = try first.readAll("orders", from: .all)
+        #expect(events.count == 101 && events.map(\.sequence) == Array(1...101))
+    }
 }

@@ -81,9 +81,10 @@ struct StreamServerServiceTests {
         var acknowledged: [UInt64: [UInt8]] = [:]
         let client = try SocketClient()
         var reader: BackgroundReader?
-        try await withServer(in: directory) { _, directory in
-            // A long read limit: in a full parallel run the drain may wait for a turn on a cooperative
-            // thread that other tests' blocking reads hold for seconds.
+        // A long read limit and as long a close timeout: in a full parallel run the drain may wait for
+        // a turn on a cooperative thread that other tests' blocking reads hold for seconds, and the
+        // reader for a turn on a core.
+        try await withServer(in: directory, configure: { $0.closeTimeout = patience }) { _, directory in
             try client.connect(to: directory.socket, timeout: 60)
             _ = try client.request(.hello(minVersion: 1, maxVersion: 1, clientName: "drain"))
             var bytes: [UInt8] = []

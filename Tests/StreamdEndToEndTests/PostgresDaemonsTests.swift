@@ -67,21 +67,28 @@ struct PostgresDaemonsTests {
         let (survivor, survivorDirectory) = try daemon(url)
         defer { survivor.signal(SIGTERM) }
         let acknowledged = Locked<[UInt64: String]>([:])
+        let stopped = Locked<[String]>([])
         let load = Task {
             await withTaskGroup(of: Void.self) { group in
                 for publisher in 0..<4 {
                     group.addTask {
-                        guard let connection = try? await StreamConnection.connect(socketPath: doomedDirectory.socket) else { return }
-                        var index = 0
-                        while let receipt = try? await connection.append(bytes("\(publisher)/\(index)"), to: "load") {
-                            acknowledged.withLock { $0[receipt.sequence] = "\(publisher)/\(index)" }
-                            index += 1
+                        do {
+                            let connection = try await StreamConnection.connect(socketPath: doomedDirectory.socket)
+                            for index in 0... {
+                                let receipt = try await connection.append(bytes("\(publisher)/\(index)"), to: "load")
+                                acknowledged.withLock { $0[receipt.sequence] = "\(publisher)/\(index)" }
+                            }
+                        } catch {
+                            stopped.withLock { $0.append("publisher \(publisher): \(error)") }
                         }
                     }
                 }
             }
         }
-        #expect(await eventually { acknowledged.withLock { $0.count } >= 2_000 })
+        let loaded = await eventually { acknowledged.withLock { $0.count } >= 2_000 || stopped.withLock { !$0.isEmpty } }
+        #expect(
+            loaded && stopped.withLock { $0.isEmpty },
+            "publishing stopped before the kill after \(acknowledged.withLock { $0.count }) events: \(stopped.withLock { $0 }); the daemon said: \(doomed.standardError)")
         doomed.signal(SIGKILL)
         await load.value
         let client = try await StreamConnection.connect(socketPath: survivorDirectory.socket)
@@ -93,6 +100,22 @@ struct PostgresDaemonsTests {
         for (sequence, payload) in acknowledged.withLock({ $0 }) { #expect(stored[sequence] == payload) }
         let after = try await client.append(bytes("after"), to: "load")
         #expect(after.sequence == UInt64(sequences.count) + 1)
+    }
+
+    @Test func aPublishRetriedThroughTheOtherDaemonIsAnsweredWithItsOriginal() async throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let (first, firstDirectory) = try daemon(url)
+        let (second, secondDirectory) = try daemon(url)
+        defer { first.signal(SIGTERM); second.signal(SIGTERM) }
+        let one = try await StreamConnection.connect(socketPath: firstDirectory.socket)
+        let other = try await StreamConnection.connect(socketPath: secondDirectory.socket)
+        defer { one.close(); other.close() }
+        let original = try await one.append(bytes("paid"), to: "payments", messageID: "payment-7")
+        let retried = try await other.append(bytes("paid"), to: "payments", messageID: "payment-7")
+        #expect(retried.duplicate && retried.sequence == original.sequence && retried.timestamp == original.timestamp, "\(retried)")
+        let fresh = try await other.append(bytes("next"), to: "payments", messageID: "payment-8")
+        #expect(!fresh.duplicate && fresh.sequence == 2)
+        #expect(try await one.streamInfo("payments").lastSequence == 2)
     }
 
     @Test func streamctlVerifiesThePostgresLogDirectlyAndNamesADamagedBlock() async throws {

@@ -53,7 +53,9 @@ extension LogWriter {
                 if record.lastSequence <= state.lastSequence { continue }
                 if record.firstSequence <= state.lastSequence {
                     // A stream moved past lost events (acceptLostEvents) keeps only the rest of the record.
-                    record.payloads.removeFirst(Int(state.lastSequence + 1 - record.firstSequence))
+                    let stored = Int(state.lastSequence + 1 - record.firstSequence)
+                    record.payloads.removeFirst(stored)
+                    if !record.messageIDs.isEmpty { record.messageIDs.removeFirst(stored) }
                     record.firstSequence = state.lastSequence + 1
                     encoded = nil
                 }
@@ -63,7 +65,8 @@ extension LogWriter {
                         "stream \"\(append.stream)\" ends at sequence \(state.lastSequence) in the database, but its journal goes on from \(record.firstSequence): the database lost events it had stored. Run verify.",
                         path: connection.path, stream: append.stream, sequences: (state.lastSequence + 1)...(record.firstSequence - 1))
                 }
-                let request = AppendRequest(stream: append.stream, kind: record.kind, payloads: record.payloads, encoded: encoded) { _ in }
+                let request = AppendRequest(
+                    stream: append.stream, kind: record.kind, payloads: record.payloads, encoded: encoded, messageIDs: record.messageIDs) { _ in }
                 let receipt = state.take(request, at: record.timestamp)
                 let slot = known ?? streams.add(state)
                 streams[slot].state = state

@@ -116,7 +116,8 @@ final class Sequencer: QueueCommitter {
                 stream: item.request.stream,
                 record: JournalRecord(
                     kind: item.request.kind, streamID: item.state.id, streamCreated: item.state.created,
-                    firstSequence: item.receipt.firstSequence, timestamp: item.receipt.timestamp, payloads: item.request.payloads),
+                    firstSequence: item.receipt.firstSequence, timestamp: item.receipt.timestamp, payloads: item.request.payloads,
+                    messageIDs: item.request.messageIDs),
                 encoded: item.request.encoded)
         }
         let bytes = journal.encode(appends.lazy.map(\.record))

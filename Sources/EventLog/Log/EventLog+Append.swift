@@ -74,22 +74,30 @@ extension EventLog {
             lead: commitOnCallingThreadIfIdle, completion: completion)
     }
 
-    /// Appends `payloads`, all of `kind`, if `stream` ends at `expectedLastSequence` when they are
-    /// numbered (any sequence when nil), and returns once they are durable; otherwise throws
-    /// `wrongLastSequence` and stores nothing.
+    /// Appends `payloads`, all of `kind`, with their `messageIDs` (one per payload, or none), if
+    /// `stream` ends at `expectedLastSequence` when they are numbered (any sequence when nil), and
+    /// returns once they are durable; otherwise throws `wrongLastSequence` and stores nothing.
+    ///
+    /// The ids are stored with the events, for `rememberedMessageIDs`; this log does not check them
+    /// (`checksMessageIDs` is false): its one process remembers them itself.
     package func append(
-        _ kind: LogEvent.Kind, _ payloads: [[UInt8]], to stream: String, expectingLastSequence expectedLastSequence: UInt64?
+        _ kind: LogEvent.Kind, _ payloads: [[UInt8]], messageIDs: [String?], to stream: String,
+        expectingLastSequence expectedLastSequence: UInt64?
     ) throws -> AppendReceipt {
         try wait { completion in
-            submit(stream: stream, kind: kind, payloads: payloads, expectedLastSequence: expectedLastSequence, lead: true, completion: completion)
+            submit(
+                stream: stream, kind: kind, payloads: payloads, expectedLastSequence: expectedLastSequence, messageIDs: messageIDs, lead: true,
+                completion: completion)
         }
     }
 
     private func submit(
-        stream: String, kind: LogEvent.Kind, payloads: [[UInt8]], expectedLastSequence: UInt64? = nil, lead: Bool = false,
-        completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
+        stream: String, kind: LogEvent.Kind, payloads: [[UInt8]], expectedLastSequence: UInt64? = nil, messageIDs: [String?] = [],
+        lead: Bool = false, completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
     ) {
-        var request = AppendRequest(stream: stream, kind: kind, payloads: payloads, expectedLastSequence: expectedLastSequence, completion: completion)
+        var request = AppendRequest(
+            stream: stream, kind: kind, payloads: payloads, expectedLastSequence: expectedLastSequence, messageIDs: messageIDs,
+            completion: completion)
         // Large appends are framed and compressed here, in parallel with the writer's commits.
         if payloads.count >= BlockEncoderPool.minimumEvents, kind == .value,
             payloads.allSatisfy({ $0.count <= options.maximumEventBytes })

@@ -14,7 +14,7 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable
         private enum Base: String, Hashable, Sendable {
             case invalidStreamName, invalidArgument, streamNotFound, streamExists, streamEnded
             case notADatabase, foreignDatabase, newerSchema, readOnly, diskFull, busy
-            case corruptDatabase, corruptBlock, closed, sqlite, io, lostEvents, postgres, unavailable, wrongLastSequence
+            case corruptDatabase, corruptBlock, closed, sqlite, io, lostEvents, postgres, unavailable, wrongLastSequence, duplicateMessageID
         }
         private let base: Base
         private init(_ base: Base) { self.base = base }
@@ -56,6 +56,9 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable
         /// A conditional append found the stream ending at another sequence than it expected;
         /// `sequences` holds the one it ends at. Nothing was stored.
         public static let wrongLastSequence = Code(.wrongLastSequence)
+        /// An append carried a message id its stream stored with one of its recent events (see
+        /// `ServedLog.checksMessageIDs`); `duplicates` names them. Nothing was stored.
+        package static let duplicateMessageID = Code(.duplicateMessageID)
         /// A PostgreSQL failure other than the kinds above; `sqlState` and `sql` say which.
         public static let postgres = Code(.postgres)
         /// The PostgreSQL server cannot be reached, or the connection to it broke (a failover, a
@@ -82,6 +85,9 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible, Equatable
     public var sql: String?
     /// The PostgreSQL error code (SQLSTATE, say `40001`), when PostgreSQL reported the failure.
     public var sqlState: String?
+    /// For `duplicateMessageID`: the original of each event whose id was stored before, by the
+    /// event's place in the append.
+    package var duplicates: [Int: StoredMessageID] = [:]
 
     /// An error of kind `code` explained by `message`, with optional context.
     public init(

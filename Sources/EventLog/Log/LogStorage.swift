@@ -65,9 +65,21 @@ package protocol ServedLog: LogStorage {
     func append(
         contentsOf payloads: [[UInt8]], to stream: String, commitOnCallingThreadIfIdle: Bool,
         completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void)
-    /// Appends `payloads`, all of `kind`, if `stream` ends at `expectedLastSequence` when they are
-    /// numbered (any sequence when nil); otherwise throws `wrongLastSequence` and stores nothing.
-    func append(_ kind: LogEvent.Kind, _ payloads: [[UInt8]], to stream: String, expectingLastSequence: UInt64?) throws -> AppendReceipt
+    /// Appends `payloads`, all of `kind`, with their `messageIDs` (one per payload, or none), if
+    /// `stream` ends at `expectedLastSequence` when they are numbered (any sequence when nil);
+    /// otherwise throws `wrongLastSequence` and stores nothing. The ids are stored with the events
+    /// and kept for the stream's last `options.deduplicationWindow` events. A log that
+    /// `checksMessageIDs` first refuses an append carrying an id kept there, with
+    /// `duplicateMessageID` naming the originals, and stores nothing of it.
+    func append(
+        _ kind: LogEvent.Kind, _ payloads: [[UInt8]], messageIDs: [String?], to stream: String, expectingLastSequence: UInt64?
+    ) throws -> AppendReceipt
+    /// Whether appends are checked against the stored message ids (a log several processes share);
+    /// otherwise its one process checks them, reading each stream's with `rememberedMessageIDs` once.
+    var checksMessageIDs: Bool { get }
+    /// The message ids `stream` stored with its last `options.deduplicationWindow` events, oldest
+    /// first, counting every append acknowledged before the call.
+    func rememberedMessageIDs(of stream: String) throws -> [StoredMessageID]
     /// The live tail for short handlers that neither block nor touch the log (see
     /// `EventLog.observeAppendsImmediately`).
     func observeAppendsImmediately(to stream: String, _ handler: @escaping @Sendable (CommittedAppend) -> Void) throws -> AppendObservation

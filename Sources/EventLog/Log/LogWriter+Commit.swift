@@ -88,7 +88,8 @@ extension LogWriter {
             accepted.lazy.filter { streams[$0.slot].failure == nil }.map { ($0.request.stream, $0.request.payloads) }, since: started)
     }
 
-    /// Writes the blocks of the stream in `slot`, applies its retention and saves its positions when due.
+    /// Writes the blocks and message ids of the stream in `slot`, applies its retention and saves its
+    /// positions when due.
     ///
     /// Each stream's writes go under a savepoint of their own when the commit has several: a failure
     /// of one stream (a damaged catalog row, say) fails that stream's appends only, not the others
@@ -98,7 +99,11 @@ extension LogWriter {
         var state = streams[slot].state
         func write() throws {
             let before = try stream(state.name)
-            let blocks = try writeBlocks(accepted.lazy.filter { $0.slot == slot }, into: &state)
+            let appends = accepted.lazy.filter { $0.slot == slot }
+            let blocks = try writeBlocks(appends, into: &state)
+            try MessageIDStore.record(
+                appends.map { ($0.request.messageIDs, $0.receipt.firstSequence, $0.receipt.timestamp) }, streamID: state.id,
+                lastSequence: state.lastSequence, window: options.deduplicationWindow, on: connection)
             try applyRetention(&state, now: now)
             streams[slot].unsavedBlocks = try savePositionsIfDue(state, before: before, adding: blocks)
         }

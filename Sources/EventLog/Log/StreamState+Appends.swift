@@ -1,7 +1,7 @@
 extension StreamState {
     /// Throws why `request` cannot be appended to this stream: it ends at another sequence than the
-    /// request expects, it ended, its sequences would run out, or an event is larger than
-    /// `maximumEventBytes`. `path` names the log in the error.
+    /// request expects, it ended, its sequences would run out, an event is larger than
+    /// `maximumEventBytes`, or its message ids are not one per event. `path` names the log in the error.
     package func check(_ request: AppendRequest, maximumEventBytes: Int, path: String) throws(EventLogError) {
         if let expected = request.expectedLastSequence, expected != lastSequence {
             throw EventLogError(
@@ -26,6 +26,12 @@ extension StreamState {
             throw EventLogError(
                 .invalidArgument,
                 "event \(index) of the append is \(payload.count) bytes, more than the \(maximumEventBytes) allowed; split it.",
+                stream: name)
+        }
+        if !request.messageIDs.isEmpty, request.messageIDs.count != request.payloads.count {
+            throw EventLogError(
+                .invalidArgument,
+                "an append gave \(request.messageIDs.count) message ids for \(request.payloads.count) events; give one per event, or none.",
                 stream: name)
         }
     }

@@ -12,17 +12,21 @@ package struct AppendRequest: Sendable {
     /// For a conditional append: the sequence the stream must end at, checked when the append is
     /// numbered (in PostgreSQL, under the stream's row lock), so it holds across processes.
     package var expectedLastSequence: UInt64? = nil
+    /// The message id of each event (one per payload, nil where it has none), or empty when no event
+    /// has one: stored with the events, for de-duplication across restarts.
+    package var messageIDs: [String?] = []
     package var completion: @Sendable (Result<AppendReceipt, EventLogError>) -> Void
 
     package init(
         stream: String, kind: LogEvent.Kind, payloads: [[UInt8]], encoded: [EncodedBlock]? = nil, expectedLastSequence: UInt64? = nil,
-        completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
+        messageIDs: [String?] = [], completion: @escaping @Sendable (Result<AppendReceipt, EventLogError>) -> Void
     ) {
         self.stream = stream
         self.kind = kind
         self.payloads = payloads
         self.encoded = encoded
         self.expectedLastSequence = expectedLastSequence
+        self.messageIDs = messageIDs
         self.completion = completion
     }
 }

@@ -6,14 +6,14 @@ enum Schema {
     static let applicationID: Int64 = 1_398_035_021
 
     /// The schema version this build writes and reads.
-    static let currentVersion: Int64 = 2
+    static let currentVersion: Int64 = 3
 
-    /// The DDL of the current version (2), byte for byte the text of schemas/eventlog.sql.
+    /// The DDL of the current version (3), byte for byte the text of schemas/eventlog.sql.
     static let current = """
--- streamd event log, schema version 2.
+-- streamd event log, schema version 3.
 -- This file is the authoritative DDL; Sources/EventLog/Storage/Schema.swift embeds the same text (a test
 -- checks they are equal). The log runs it, in one transaction, when it opens an empty file, and migrates
--- files of version 1 to it (SchemaMigrator).
+-- files of versions 1 and 2 to it (SchemaMigrator).
 -- application_id 0x5354524D ('STRM') marks the file as a streamd log; user_version is the schema version.
 -- Before it runs this, the log sets PRAGMA auto_vacuum = INCREMENTAL (outside a transaction, which is the
 -- only place it takes effect), so freed pages can be given back to the file system in small steps.
@@ -21,7 +21,7 @@ enum Schema {
 -- `streamctl compact` switches them with one full VACUUM. Either build reads either file, so the mode is
 -- not part of user_version.
 PRAGMA application_id = 1398035021;
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 
 -- The catalog: one row per named stream, with its retention/replay policy and its positions.
 -- Sequences are per stream: 1, 2, 3, ... never reused while the stream exists. Retained events are
@@ -66,7 +66,25 @@ CREATE TABLE blocks (
     payload    BLOB    NOT NULL
 ) STRICT;
 
+-- Message ids (version 3): the id a publish gave an event, with the sequence and timestamp the event
+-- got, kept while the event is among its stream's last N (streamd's de-duplication window, 10 000), so a
+-- publish retried after a restart is recognised. Written in the transaction that stores the events;
+-- forgotten by sequence, and with their stream.
+CREATE TABLE message_ids (
+    stream_id  INTEGER NOT NULL REFERENCES streams(id),
+    message_id TEXT    NOT NULL,
+    sequence   INTEGER NOT NULL,
+    timestamp  INTEGER NOT NULL,
+    PRIMARY KEY (stream_id, message_id)
+) STRICT, WITHOUT ROWID;
+CREATE INDEX message_ids_by_sequence ON message_ids (stream_id, sequence);
+
 """
+
+    /// Version 2 to 3: the message-id table, as the current DDL makes it.
+    static var migrationFrom2: String {
+        String(current[current.range(of: "CREATE TABLE message_ids (")!.lowerBound...])
+    }
 
     /// Version 1 to 2: blocks keyed by stream and last sequence, replacing both indexes.
     static var migrationFrom1: String {

@@ -5,7 +5,7 @@ import EventLog
 /// Thread-safety: stateless; callers own the connection.
 enum PostgresSchema {
     /// The schema version this build writes and reads.
-    static let version: Int64 = 1
+    static let version: Int64 = 2
 
     /// The advisory lock key (`'STRM'`) under which a log creates the schema, so daemons starting
     /// together on an empty database make it once.
@@ -13,10 +13,11 @@ enum PostgresSchema {
 
     /// `schemas/eventlog-postgres.sql`, byte for byte (a test checks).
     static let sql = #"""
--- streamd event log on PostgreSQL, schema version 1.
+-- streamd event log on PostgreSQL, schema version 2.
 -- This file is the authoritative DDL; Sources/PostgresLog/Schema/PostgresSchema.swift embeds the same text
 -- (a test checks they are equal). The log runs it, in one transaction, when it opens a database without
--- the schema `streamd`; a database whose streamd.version names a newer version is refused.
+-- the schema `streamd`, and adds what version 2 added to a database of version 1; a database whose
+-- streamd.version names a newer version is refused.
 -- Everything lives in the schema `streamd`, so the log can share a database with other applications.
 -- Stream, sequence, timestamp and block columns mean what they mean in schemas/eventlog.sql (the SQLite
 -- log); the blocks are the same bytes, framed and raw-deflated, with the same CRC-32.
@@ -25,7 +26,7 @@ CREATE SCHEMA streamd;
 CREATE TABLE streamd.version (
     version integer NOT NULL
 );
-INSERT INTO streamd.version VALUES (1);
+INSERT INTO streamd.version VALUES (2);
 
 -- The catalog: one row per named stream. An append locks its stream's row (SELECT ... FOR UPDATE)
 -- while it numbers the events, so the appends of every daemon sharing the database take the stream's
@@ -64,7 +65,25 @@ CREATE TABLE streamd.blocks (
 );
 -- The payload is compressed already: stored out of line when large, never compressed again.
 ALTER TABLE streamd.blocks ALTER COLUMN payload SET STORAGE EXTERNAL;
+
+-- Message ids (version 2): the id a publish gave an event, with the sequence and timestamp the event got,
+-- kept while the event is among its stream's last N (streamd's de-duplication window, 10 000). A daemon
+-- reads a publish's ids under the stream's row lock and writes new ones in the transaction that stores
+-- the events, so a publish retried through any daemon, or after any restart, is recognised.
+CREATE TABLE streamd.message_ids (
+    stream_id  bigint NOT NULL REFERENCES streamd.streams (id) ON DELETE CASCADE,
+    message_id text   NOT NULL,
+    sequence   bigint NOT NULL,
+    ts         bigint NOT NULL,
+    PRIMARY KEY (stream_id, message_id)
+);
+CREATE INDEX message_ids_by_sequence ON streamd.message_ids (stream_id, sequence);
 """#
+
+    /// What version 2 added to version 1: the message-id table, as `sql` makes it.
+    static var migrationFrom1: String {
+        String(sql[sql.range(of: "CREATE TABLE streamd.message_ids (")!.lowerBound...]) + "UPDATE streamd.version SET version = 2;\n"
+    }
 
     /// Drops the streamd schema and everything in it: every stream of the database. For benchmarks
     /// that start each run on empty tables; no command of streamd's does this.
@@ -88,6 +107,7 @@ ALTER TABLE streamd.blocks ALTER COLUMN payload SET STORAGE EXTERNAL;
                     .newerSchema,
                     "the streamd tables in PostgreSQL at \(connection.address) are of schema version \(stored), newer than the \(version) this streamd knows; run a newer streamd.")
             }
+            if stored == 1 { try connection.executeScript(migrationFrom1) }
         }
     }
 }

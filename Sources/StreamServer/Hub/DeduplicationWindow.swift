@@ -1,11 +1,14 @@
+import EventLog
+
 /// The message ids a stream has stored recently, with the sequence and timestamp each one got.
 ///
-/// Bounded three ways: by `capacity` ids, by `byteLimit` bytes for this stream, and by the hub's
-/// `shared` budget over every stream. An id costs its UTF-8 length plus `overheadPerID`; a new id
-/// forgets this window's oldest ones until it fits its own limits. Its bytes are taken from `shared`
-/// even past that budget's limit: the hub then trims the largest windows (`forgetOldest(bytes:)`)
-/// right after the publish, outside this window's lock. The window lives in memory for one daemon
-/// run. Call `forgetAll()` before dropping a window, to give its bytes back to `shared`.
+/// Bounded three ways: by the ids of the stream's last `capacity` sequences, by `byteLimit` bytes for
+/// this stream, and by the hub's `shared` budget over every stream. An id costs its UTF-8 length plus
+/// `overheadPerID`; a new id forgets this window's oldest ones until it fits its own limits. Its bytes
+/// are taken from `shared` even past that budget's limit: the hub then trims the largest windows
+/// (`forgetOldest(bytes:)`) right after the publish, outside this window's lock. The log stores the ids too: a window starts
+/// from what it kept (`load`), so a restart forgets none. Call `forgetAll()` before dropping a window,
+/// to give its bytes back to `shared`.
 /// A value type; the hub keeps it under the stream's lock.
 struct DeduplicationWindow {
     struct Original: Equatable {
@@ -25,6 +28,8 @@ struct DeduplicationWindow {
     private var oldest = 0
     /// The bytes the remembered ids cost, as `overheadPerID` counts them.
     private(set) var bytes = 0
+    /// Whether the ids the log kept were loaded.
+    private(set) var isLoaded = false
 
     init(capacity: Int, byteLimit: Int = .max, shared: ByteBudget? = nil) {
         self.capacity = max(0, capacity)
@@ -41,11 +46,20 @@ struct DeduplicationWindow {
     /// The bytes remembering `id` costs.
     static func cost(of id: String) -> Int { id.utf8.count + overheadPerID }
 
-    /// Remembers that `id` was stored as `sequence` at `timestamp`, forgetting the oldest ids as needed.
+    /// Remembers the ids the log kept (oldest first), before any other.
+    mutating func load(_ stored: [StoredMessageID]) {
+        for id in stored { remember(id.id, sequence: id.sequence, timestamp: id.timestamp) }
+        isLoaded = true
+    }
+
+    /// Remembers that `id` was stored as `sequence` at `timestamp` (after every id remembered before),
+    /// forgetting the oldest ids as needed.
     mutating func remember(_ id: String, sequence: UInt64, timestamp: Int64) {
         let cost = Self.cost(of: id)
         guard capacity > 0, cost <= byteLimit, originals[id] == nil else { return }
-        while count >= capacity || bytes + cost > byteLimit { forgetOldest() }
+        while count > 0, count >= capacity || bytes + cost > byteLimit || originals[order[oldest]]!.sequence + UInt64(capacity) <= sequence {
+            forgetOldest()
+        }
         shared?.force(cost)
         originals[id] = Original(sequence: sequence, timestamp: timestamp)
         order.append(id)

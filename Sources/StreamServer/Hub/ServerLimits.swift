@@ -19,7 +19,9 @@ public struct ServerLimits: Sendable, Hashable {
     /// About the most payload bytes one connection may have handed to the log and not yet seen
     /// committed; beyond it the connection is read no further until commits catch up.
     public var maximumPipelinedBytes: Int = 4 * 1024 * 1024
-    /// How many recent message ids each stream remembers for de-duplication (in memory, per daemon run).
+    /// Over how many of each stream's latest events message ids are remembered for de-duplication. The
+    /// log stores the ids with their events, so they hold across restarts and, on PostgreSQL, across
+    /// the daemons sharing it.
     public var deduplicationWindow: Int = 10_000
     /// The longest message id accepted, in UTF-8 bytes; a publish with a longer one is refused.
     public var maximumMessageIDBytes: Int = 128

@@ -21,10 +21,15 @@ extension StreamHub {
     /// Appends `submissions` to `stream` (creating it with the default policy if it is missing) and
     /// returns once they are committed.
     ///
-    /// Ids the stream's window remembers are not stored again: their entry carries the original
-    /// sequence and `duplicate`. An id repeated inside the batch is stored once. Duplicates are
-    /// resolved before `expectedLastSequence` is checked, so a retried conditional publish that was
-    /// stored the first time gets its original sequence rather than `wrong_last_sequence`.
+    /// An id the stream stored with one of its last `limits.deduplicationWindow` events is not stored
+    /// again: its entry carries the original sequence and `duplicate`. An id repeated inside the batch
+    /// is stored once. Duplicates are resolved before `expectedLastSequence` is checked, so a retried
+    /// conditional publish that was stored the first time gets its original sequence rather than
+    /// `wrong_last_sequence`.
+    ///
+    /// Where this daemon is the log's one writer, the stream's window answers, read from the log once
+    /// per run; where the log is shared (`checksMessageIDs`), the log checks every id under the
+    /// stream's lock in the database, and this stores what it did not refuse.
     func publish(to stream: String, expectedLastSequence: UInt64?, _ submissions: [Submission]) throws -> PublishOutcome {
         try StreamName.validate(stream)
         guard !submissions.isEmpty else {
@@ -36,48 +41,61 @@ extension StreamHub {
         let entry = entry(for: stream)
         return try entry.window.withLock { window throws -> PublishOutcome in
             entry.committing.wait()
-            var entries = [ServerMessage.PublishedEntry?](repeating: nil, count: submissions.count)
-            var timestamps = [Int64](repeating: 0, count: submissions.count)
-            var fresh: [[UInt8]] = []
-            var freshSlot: [Int] = []
+            let windowAnswers = !log.checksMessageIDs
+            if windowAnswers, !window.isLoaded, submissions.contains(where: { $0.messageID != nil }) {
+                window.load(try log.rememberedMessageIDs(of: stream))
+            }
+            var outcomes = [(entry: ServerMessage.PublishedEntry, timestamp: Int64)?](repeating: nil, count: submissions.count)
+            var fresh: [Int] = []
             var firstInBatch: [String: Int] = [:]
-            var repeatsInBatch: [(slot: Int, fresh: Int)] = []
-            var duplicateTimestamp: Int64 = 0
+            var repeats: [(slot: Int, first: Int)] = []
             for (slot, submission) in submissions.enumerated() {
                 if let id = submission.messageID {
-                    if let original = window.original(of: id) {
-                        entries[slot] = .init(sequence: original.sequence, duplicate: true)
-                        timestamps[slot] = original.timestamp
-                        duplicateTimestamp = original.timestamp
+                    if windowAnswers, let original = window.original(of: id) {
+                        outcomes[slot] = (.init(sequence: original.sequence, duplicate: true), original.timestamp)
                         continue
                     }
-                    if let earlier = firstInBatch[id] {
-                        repeatsInBatch.append((slot, earlier))
+                    if let first = firstInBatch[id] {
+                        repeats.append((slot, first))
                         continue
                     }
-                    firstInBatch[id] = fresh.count
+                    firstInBatch[id] = slot
                 }
-                freshSlot.append(slot)
-                fresh.append(submission.payload)
+                fresh.append(slot)
             }
-            guard !fresh.isEmpty else {
-                return PublishOutcome(entries: entries.map { $0! }, timestamps: timestamps, timestamp: duplicateTimestamp)
-            }
-            let receipt = try appendCreatingStream(.value, fresh, to: stream, expecting: expectedLastSequence, otherwise: "nothing was stored")
-            for (index, slot) in freshSlot.enumerated() {
-                let sequence = receipt.firstSequence + UInt64(index)
-                entries[slot] = .init(sequence: sequence)
-                timestamps[slot] = receipt.timestamp
-                if let id = submissions[slot].messageID {
-                    window.remember(id, sequence: sequence, timestamp: receipt.timestamp)
+            var committed: Int64?
+            while !fresh.isEmpty {
+                let receipt: AppendReceipt
+                do {
+                    receipt = try appendCreatingStream(
+                        .value, fresh.map { submissions[$0].payload }, messageIDs: fresh.map { submissions[$0].messageID }, to: stream,
+                        expecting: expectedLastSequence, otherwise: "nothing was stored")
+                } catch let error as EventLogError where error.code == .duplicateMessageID && !error.duplicates.isEmpty {
+                    // Stored before, perhaps through another daemon: answered with the originals, and
+                    // the rest tried again.
+                    for (index, original) in error.duplicates {
+                        outcomes[fresh[index]] = (.init(sequence: original.sequence, duplicate: true), original.timestamp)
+                    }
+                    fresh = fresh.indices.filter { error.duplicates[$0] == nil }.map { fresh[$0] }
+                    continue
                 }
+                for (index, slot) in fresh.enumerated() {
+                    let sequence = receipt.firstSequence + UInt64(index)
+                    outcomes[slot] = (.init(sequence: sequence), receipt.timestamp)
+                    if windowAnswers, let id = submissions[slot].messageID {
+                        window.remember(id, sequence: sequence, timestamp: receipt.timestamp)
+                    }
+                }
+                committed = receipt.timestamp
+                activity.recordPublished(fresh.count, to: stream)
+                break
             }
-            for (slot, index) in repeatsInBatch {
-                entries[slot] = .init(sequence: receipt.firstSequence + UInt64(index), duplicate: true)
-                timestamps[slot] = receipt.timestamp
+            for (slot, first) in repeats {
+                outcomes[slot] = (.init(sequence: outcomes[first]!.entry.sequence, duplicate: true), outcomes[first]!.timestamp)
             }
-            activity.recordPublished(fresh.count, to: stream)
-            return PublishOutcome(entries: entries.map { $0! }, timestamps: timestamps, timestamp: receipt.timestamp)
+            let answered = outcomes.map { $0! }
+            return PublishOutcome(
+                entries: answered.map(\.entry), timestamps: answered.map(\.timestamp), timestamp: committed ?? answered.last!.timestamp)
         }
     }
 
@@ -90,7 +108,8 @@ extension StreamHub {
         return try entry.window.withLock { _ in
             entry.committing.wait()
             let (kind, payload) = failure.map { (LogEvent.Kind.failed, Array($0.utf8)) } ?? (.completed, [])
-            return try appendCreatingStream(kind, [payload], to: stream, expecting: expectedLastSequence, otherwise: "the stream was not ended")
+            return try appendCreatingStream(
+                kind, [payload], messageIDs: [], to: stream, expecting: expectedLastSequence, otherwise: "the stream was not ended")
         }
     }
 
@@ -168,17 +187,18 @@ extension StreamHub {
         }
     }
 
-    /// Appends `payloads`, all of `kind`, creating `stream` with the default policy if it is missing,
-    /// if it ends at `expected` (nil expects anything; a missing stream ends at 0). The log checks the
+    /// Appends `payloads`, all of `kind`, with their `messageIDs` (one per payload, or none), creating
+    /// `stream` with the default policy if it is missing, if it ends at `expected` (nil expects anything; a missing stream ends at 0). The log checks the
     /// expectation when it numbers the append, so it holds against every other publish, through this
     /// daemon or another sharing the database; otherwise this throws `wrong_last_sequence`, saying
     /// `outcome`.
     private func appendCreatingStream(
-        _ kind: LogEvent.Kind, _ payloads: [[UInt8]], to stream: String, expecting expected: UInt64?, otherwise outcome: String
+        _ kind: LogEvent.Kind, _ payloads: [[UInt8]], messageIDs: [String?], to stream: String, expecting expected: UInt64?,
+        otherwise outcome: String
     ) throws -> AppendReceipt {
         func append() throws -> AppendReceipt {
             do {
-                return try log.append(kind, payloads, to: stream, expectingLastSequence: expected)
+                return try log.append(kind, payloads, messageIDs: messageIDs, to: stream, expectingLastSequence: expected)
             } catch let error as EventLogError where error.code == .wrongLastSequence {
                 throw wrongLastSequence(of: stream, expected: expected ?? 0, actual: error.sequences?.upperBound ?? 0, outcome)
             }

@@ -1,0 +1,15 @@
+extension EventLog {
+    /// False: the file has one writing process (streamd holds its lock), which remembers the ids it
+    /// stored itself, having read them once with `rememberedMessageIDs`.
+    package var checksMessageIDs: Bool { false }
+
+    /// The message ids `stream` stored with its last `options.deduplicationWindow` events, oldest
+    /// first (none for a missing stream). Every append acknowledged before the call is counted: the
+    /// writer stores what the journal holds first.
+    package func rememberedMessageIDs(of stream: String) throws -> [StoredMessageID] {
+        try administer(transactional: false) { writer in
+            guard let state = try? writer.stream(stream) else { return [] }
+            return try MessageIDStore.remembered(by: state, window: writer.options.deduplicationWindow, on: writer.connection)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+/// A message id a stream stored with one of its events, and the sequence and timestamp that event got:
+/// a publish retried with the id is answered with these instead of being stored again.
+///
+/// Values are immutable and Sendable.
+package struct StoredMessageID: Sendable, Equatable {
+    package let id: String
+    package let sequence: UInt64
+    package let timestamp: Int64
+
+    package init(id: String, sequence: UInt64, timestamp: Int64) {
+        self.id = id
+        self.sequence = sequence
+        self.timestamp = timestamp
+    }
+}
+
+/// SQL over the `message_ids` table, on whichever connection it is given: the ids a stream's appends
+/// carried, kept for its last `EventLogOptions.deduplicationWindow` events. They are written in the
+/// transaction that stores their events, so an acknowledged id survives whatever the events survive.
+///
+/// Thread-safety: stateless; callers own the connection.
+enum MessageIDStore {
+    // Built once: statements are cached by their text.
+    private static let insertSQL = "INSERT OR IGNORE INTO message_ids (stream_id, message_id, sequence, timestamp) VALUES (?, ?, ?, ?)"
+    private static let pruneSQL = "DELETE FROM message_ids WHERE stream_id = ? AND sequence <= ?"
+
+    /// Stores the ids of `appends` (a stream's accepted appends, in order) and forgets those of events
+    /// that fell out of the last `window` before `lastSequence`. A replayed journal stores an id again:
+    /// it is kept as first stored.
+    static func record(
+        _ appends: some Sequence<(ids: [String?], first: UInt64, timestamp: Int64)>, streamID: Int64, lastSequence: UInt64, window: Int,
+        on connection: SQLiteConnection
+    ) throws(EventLogError) {
+        var stored = false
+        for append in appends where !append.ids.isEmpty {
+            for (offset, id) in append.ids.enumerated() {
+                guard let id else { continue }
+                let statement = try connection.statement(insertSQL)
+                statement.bind(1, streamID)
+                statement.bind(2, id)
+                statement.bind(3, Int64(append.first + UInt64(offset)))
+                statement.bind(4, append.timestamp)
+                try statement.run()
+                stored = true
+            }
+        }
+        guard stored, lastSequence > UInt64(window) else { return }
+        let prune = try connection.statement(pruneSQL)
+        prune.bind(1, streamID)
+        prune.bind(2, Int64(lastSequence - UInt64(window)))
+        try prune.run()
+    }
+
+    /// The ids `state`'s stream stored among its last `window` events, oldest first.
+    static func remembered(by state: StreamState, window: Int, on connection: SQLiteConnection) throws(EventLogError) -> [StoredMessageID] {
+        let statement = try connection.statement(
+            "SELECT message_id, sequence, timestamp FROM message_ids WHERE stream_id = ? AND sequence > ? ORDER BY sequence")
+        statement.bind(1, state.id)
+        statement.bind(2, Int64(state.lastSequence > UInt64(window) ? state.lastSequence - UInt64(window) : 0))
+        defer { statement.reset() }
+        var found: [StoredMessageID] = []
+        while try statement.step() {
+            found.append(StoredMessageID(id: statement.text(0), sequence: UInt64(max(0, statement.int64(1))), timestamp: statement.int64(2)))
+        }
+        return found
+    }
+
+    /// Forgets every id of stream `id` (deleted: its id may be given to a new stream).
+    static func forget(streamID id: Int64, on connection: SQLiteConnection) throws(EventLogError) {
+        let statement = try connection.statement("DELETE FROM message_ids WHERE stream_id = ?")
+        statement.bind(1, id)
+        try statement.run()
+    }
+}

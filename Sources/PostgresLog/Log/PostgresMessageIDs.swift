@@ -1,0 +1,94 @@
+import EventLog
+
+/// SQL over `streamd.message_ids`: the ids appends carried, kept for their stream's last
+/// `EventLogOptions.deduplicationWindow` events. The writer reads a batch's ids under its streams' row
+/// locks and writes the new ones in the transaction that stores their events, so two daemons never
+/// both store one id, and an acknowledged id survives whatever its event survives.
+///
+/// Thread-safety: stateless; callers own the connection.
+enum PostgresMessageIDs {
+    /// An id to store: the stream, the id, and its event's sequence and timestamp.
+    struct Row {
+        var streamID: Int64
+        var id: String
+        var sequence: UInt64
+        var timestamp: Int64
+    }
+
+    /// The statement that finds which of `ids` the streams named `names` keep, within `window` events
+    /// of their last; read its rows with `found`.
+    static func lookupStatement(names: [String], ids: [String], window: Int) -> (sql: String, parameters: [PostgresValue]) {
+        (
+            """
+            SELECT s.name, m.message_id, m.sequence, m.ts FROM streamd.message_ids m JOIN streamd.streams s ON s.id = m.stream_id
+            WHERE s.name = ANY($1) AND m.message_id = ANY($2) AND m.sequence > s.last_seq - $3
+            """,
+            [.textArray(names), .textArray(ids), .int64(Int64(window))]
+        )
+    }
+
+    /// The rows of a `lookupStatement`, by stream name and id.
+    static func found(_ rows: PostgresResult) -> [String: [String: StoredMessageID]] {
+        var found: [String: [String: StoredMessageID]] = [:]
+        for row in 0..<rows.count {
+            let id = StoredMessageID(id: rows.text(row, 1), sequence: UInt64(max(0, rows.int64(row, 2))), timestamp: rows.int64(row, 3))
+            found[rows.text(row, 0), default: [:]][id.id] = id
+        }
+        return found
+    }
+
+    /// The statements that store `rows` and forget, in each stream of `moved` that got some, the ids
+    /// of events more than `window` before its last.
+    static func recordStatements(_ rows: [Row], moved: [StreamState], window: Int) -> [(sql: String, parameters: [PostgresValue])] {
+        guard !rows.isEmpty else { return [] }
+        let streams = Set(rows.map(\.streamID))
+        let pruned = moved.filter { streams.contains($0.id) && $0.lastSequence > UInt64(window) }
+        var statements: [(sql: String, parameters: [PostgresValue])] = [(
+            "INSERT INTO streamd.message_ids (stream_id, message_id, sequence, ts) SELECT * FROM unnest($1::int8[], $2::text[], $3::int8[], $4::int8[])",
+            [.int64Array(rows.map(\.streamID)), .textArray(rows.map(\.id)), .int64Array(rows.map { Int64($0.sequence) }), .int64Array(rows.map(\.timestamp))]
+        )]
+        if !pruned.isEmpty {
+            statements.append((
+                "DELETE FROM streamd.message_ids m USING unnest($1::int8[], $2::int8[]) AS p (id, upto) WHERE m.stream_id = p.id AND m.sequence <= p.upto",
+                [.int64Array(pruned.map(\.id)), .int64Array(pruned.map { Int64($0.lastSequence - UInt64(window)) })]
+            ))
+        }
+        return statements
+    }
+
+    /// The ids `stream` keeps within `window` events of its last, oldest first.
+    static func remembered(by stream: String, window: Int, on connection: PostgresConnection) throws(EventLogError) -> [StoredMessageID] {
+        let rows = try connection.execute(
+            """
+            SELECT m.message_id, m.sequence, m.ts FROM streamd.message_ids m JOIN streamd.streams s ON s.id = m.stream_id
+            WHERE s.name = $1 AND m.sequence > s.last_seq - $2 ORDER BY m.sequence
+            """,
+            [.text(stream), .int64(Int64(window))])
+        return (0..<rows.count).map { StoredMessageID(id: rows.text($0, 0), sequence: UInt64(max(0, rows.int64($0, 1))), timestamp: rows.int64($0, 2)) }
+    }
+}
+
+extension PostgresMessageIDs {
+    /// Throws `duplicateMessageID` if `request` carries an id its stream keeps (`kept`, by id), naming
+    /// the originals, and `invalidArgument` if it carries one id twice.
+    static func check(_ request: AppendRequest, against kept: [String: StoredMessageID]) throws(EventLogError) {
+        guard !request.messageIDs.isEmpty else { return }
+        var duplicates: [Int: StoredMessageID] = [:]
+        var seen = Set<String>()
+        for (index, id) in request.messageIDs.enumerated() {
+            guard let id else { continue }
+            guard seen.insert(id).inserted else {
+                throw EventLogError(
+                    .invalidArgument, "an append carried message id \"\(id)\" twice; give each event its own id.", stream: request.stream)
+            }
+            if let original = kept[id] { duplicates[index] = original }
+        }
+        guard let (index, first) = duplicates.min(by: { $0.key < $1.key }) else { return }
+        var error = EventLogError(
+            .duplicateMessageID,
+            "event \(index + 1) of the append carries message id \"\(first.id)\", which stream \"\(request.stream)\" stored as sequence \(first.sequence); nothing was stored.",
+            stream: request.stream)
+        error.duplicates = duplicates
+        throw error
+    }
+}
