@@ -10,7 +10,7 @@ import Testing
             (.invalidStreamName, .invalidStreamName), (.streamNotFound, .streamNotFound), (.streamExists, .streamExists),
             (.invalidArgument, .invalidArgument), (.streamEnded, .invalidArgument), (.diskFull, .storageFull),
             (.closed, .shuttingDown), (.corruptBlock, .storageFailure), (.sqlite, .storageFailure), (.io, .storageFailure),
-            (.busy, .storageFailure), (.readOnly, .storageFailure),
+            (.busy, .storageFailure), (.readOnly, .storageFailure), (.unavailable, .storageUnavailable), (.postgres, .storageFailure),
         ]
         for (logCode, wireCode) in cases {
             let mapped = ServerError.from(EventLogError(logCode, "what \(logCode) says"))

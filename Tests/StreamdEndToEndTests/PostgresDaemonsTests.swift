@@ -181,15 +181,19 @@ struct PostgresDaemonsTests {
         }
         var acknowledged: [UInt64: String] = [1: "first"]
         var failures = 0
+        var notRetryable: [String] = []
         var index = 0
         var promoted = false
+        // Each event is published with a message id and tried again until it is acknowledged, as a
+        // careful client would: a retry of one stored after all is answered with its original.
         while acknowledged.count < 1_500 {
             let payload = "event \(index)"
-            index += 1
             do {
-                acknowledged[try await client.append(bytes(payload), to: "orders").sequence] = payload
+                acknowledged[try await client.append(bytes(payload), to: "orders", messageID: payload).sequence] = payload
+                index += 1
             } catch {
                 failures += 1
+                if (error as? StreamClientError)?.isRetryable != true { notRetryable.append("\(error)") }
                 #expect(failures < 10_000, "publishing never came back: \(error)")
                 if failures >= 10_000 { return }
                 try await Task.sleep(for: .milliseconds(10))
@@ -206,8 +210,11 @@ struct PostgresDaemonsTests {
         #expect(stored.keys.sorted() == Array(1...last), "no gap")
         #expect(try await live.value == Array(1...last), "the subscriber got every event once, in order, across the failover")
         for (sequence, payload) in acknowledged { #expect(stored[sequence] == payload, "acknowledged event \(sequence) is missing") }
-        // Publishes made while no primary is up fail; the batch in flight when the primary died is
-        // tried once more on a new connection, which the promotion may already let through.
+        #expect(Set(stored.values).count == stored.count, "no event was stored twice")
+        // Publishes made while no primary is up fail, with an error that says to try again; the
+        // batch in flight when the primary died is tried once more on a new connection, which the
+        // promotion may already let through.
+        #expect(notRetryable.isEmpty, "\(notRetryable.count) failures were not retryable, the first: \(notRetryable.first ?? "")")
     }
 
     @Test func streambenchRunsTheClientWorkloadsOnPostgresAndAcrossTwoDaemons() async throws {

@@ -40,6 +40,16 @@ public enum StreamClientError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 
+    /// Whether the same request may succeed if tried again: the connection was lost (connect again
+    /// first), or the daemon could not reach its database for a moment (a PostgreSQL failover). A
+    /// publish is safe to try again when it carries a message id: one that was stored after all is
+    /// answered with its original.
+    public var isRetryable: Bool {
+        if isConnectionLoss { return true }
+        if case let .server(code, _) = self { return code == .storageUnavailable }
+        return false
+    }
+
     public var description: String {
         switch self {
         case let .daemonNotRunning(path, reason):

@@ -42,6 +42,9 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConve
     public static let shuttingDown = ErrorCode(rawValue: 22)
     /// The client's user may not do this to this stream; the message names the user, stream and right.
     public static let permissionDenied = ErrorCode(rawValue: 23)
+    /// The database cannot be reached just now (a PostgreSQL failover or restart): retry. Nothing of
+    /// the request was done, unless the message says a publish may have been stored.
+    public static let storageUnavailable = ErrorCode(rawValue: 24)
     /// A bug; the message says what failed.
     public static let `internal` = ErrorCode(rawValue: 99)
 
@@ -53,7 +56,7 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConve
         5: "handshake_required", 10: "invalid_stream_name", 11: "stream_not_found", 12: "stream_exists",
         13: "wrong_last_sequence", 14: "invalid_argument", 15: "limit_exceeded", 16: "subscription_not_found",
         17: "subscription_id_in_use", 20: "storage_full", 21: "storage_failure", 22: "shutting_down",
-        23: "permission_denied", 99: "internal",
+        23: "permission_denied", 24: "storage_unavailable", 99: "internal",
     ]
 
     /// The code's name in the protocol document, e.g. `stream_not_found`.

@@ -34,6 +34,7 @@ struct ServerError: Error, Sendable, Equatable {
         case .wrongLastSequence: code = .wrongLastSequence
         case .diskFull: code = .storageFull
         case .closed: code = .shuttingDown
+        case .unavailable: code = .storageUnavailable
         default: code = .storageFailure
         }
         return ServerError(code, error.message)

@@ -54,7 +54,7 @@ public final class ServerMetrics: Sendable {
         .malformedFrame, .frameTooLarge, .unknownMessage, .unsupportedVersion, .handshakeRequired,
         .invalidStreamName, .streamNotFound, .streamExists, .wrongLastSequence, .invalidArgument,
         .limitExceeded, .subscriptionNotFound, .subscriptionIDInUse, .storageFull, .storageFailure,
-        .shuttingDown, .permissionDenied, .internal,
+        .shuttingDown, .permissionDenied, .storageUnavailable, .internal,
     ]
 
     /// Counts an ERROR frame with `code` sent to a client.
