@@ -1,5 +1,6 @@
 import Foundation
 import StreamClient
+import StreamProtocol
 import StreamdTestSupport
 import Synchronization
 import Testing
@@ -24,36 +25,43 @@ import Testing
     }
 
     /// One publisher gives each event an id and retries it, on a new connection, until it is
-    /// acknowledged, while the daemon is killed with SIGKILL and started again 20 times.
+    /// acknowledged, while the daemon is killed with SIGKILL and started again 20 times. Publisher and
+    /// killer run on threads of their own: in a full run the concurrency pool may be held for minutes.
     @Test func publishingWithRetriesAcrossTwentySigkillsStoresEachIdOnce() async throws {
         let daemon = try DaemonFixture()
         let killed = Atomic<Bool>(false)
-        let publisher = Task { () -> (published: Int, retries: Int) in
-            var connection: StreamConnection?
+        let publisher = BackgroundWork { () -> (published: Int, retries: Int) in
+            var client: SocketClient?
             var retries = 0
             var index = 0
             while !killed.load(ordering: .acquiring) || index < 50 {
                 do {
-                    if connection == nil { connection = try await StreamConnection.connect(socketPath: daemon.socket) }
-                    _ = try await connection!.append(bytes("event \(index)"), to: "once", messageID: "id-\(index)")
+                    if client == nil {
+                        let connecting = try SocketClient()
+                        try connecting.connect(to: daemon.socket, timeout: 60)
+                        _ = try connecting.request(.hello(minVersion: 1, maxVersion: 1, clientName: "retrying"))
+                        client = connecting
+                    }
+                    let reply = try client!.request(.publish(.init(stream: "once", messageID: "id-\(index)", payload: bytes("event \(index)"))))
+                    guard case .published = reply else { throw TestFailure("the publish was answered \(reply)") }
                     index += 1
                 } catch {
-                    connection?.close()
-                    connection = nil
+                    client = nil
                     retries += 1
-                    try await Task.sleep(for: .milliseconds(5))
+                    usleep(5_000)
                 }
             }
-            connection?.close()
             return (index, retries)
         }
-        for round in 0..<20 {
-            try await Task.sleep(for: .milliseconds(30 + 17 * (round % 7)))
-            #expect(daemon.stop(with: SIGKILL) == SIGKILL)
-            try daemon.start()
+        try await onOwnThread {
+            for round in 0..<20 {
+                usleep(UInt32(30_000 + 17_000 * (round % 7)))
+                #expect(daemon.stop(with: SIGKILL) == SIGKILL)
+                try daemon.start()
+            }
         }
         killed.store(true, ordering: .releasing)
-        let (published, retries) = try await publisher.value
+        let (published, retries) = try publisher.result(within: patience.timeInterval)
         #expect(retries >= 20, "every kill broke a publish that was retried")
         let reader = try await StreamConnection.connect(socketPath: daemon.socket)
         defer { reader.close() }

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import StreamClient
+import StreamProtocol
 import StreamdTestSupport
 import Synchronization
 import Testing
@@ -68,20 +69,21 @@ struct PostgresDaemonsTests {
         defer { survivor.signal(SIGTERM) }
         let acknowledged = Locked<[UInt64: String]>([:])
         let stopped = Locked<[String]>([])
-        let load = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for publisher in 0..<4 {
-                    group.addTask {
-                        do {
-                            let connection = try await StreamConnection.connect(socketPath: doomedDirectory.socket)
-                            for index in 0... {
-                                let receipt = try await connection.append(bytes("\(publisher)/\(index)"), to: "load")
-                                acknowledged.withLock { $0[receipt.sequence] = "\(publisher)/\(index)" }
-                            }
-                        } catch {
-                            stopped.withLock { $0.append("publisher \(publisher): \(error)") }
-                        }
+        // Publishers on threads of their own, with blocking sockets: in a full run synchronous tests
+        // may hold the concurrency pool for minutes, and the load must not wait for it to get going.
+        let publishers = (0..<4).map { publisher in
+            BackgroundWork {
+                do {
+                    let client = try SocketClient()
+                    try client.connect(to: doomedDirectory.socket, timeout: 60)
+                    _ = try client.request(.hello(minVersion: 1, maxVersion: 1, clientName: "load \(publisher)"))
+                    for index in 0... {
+                        let payload = "\(publisher)/\(index)"
+                        let sequence = try client.publish(bytes(payload), to: "load")
+                        acknowledged.withLock { $0[sequence] = payload }
                     }
+                } catch {
+                    stopped.withLock { $0.append("publisher \(publisher): \(error)") }
                 }
             }
         }
@@ -90,7 +92,7 @@ struct PostgresDaemonsTests {
             loaded && stopped.withLock { $0.isEmpty },
             "publishing stopped before the kill after \(acknowledged.withLock { $0.count }) events: \(stopped.withLock { $0 }); the daemon said: \(doomed.standardError)")
         doomed.signal(SIGKILL)
-        await load.value
+        for publisher in publishers { try publisher.result(within: patience.timeInterval) }
         let client = try await StreamConnection.connect(socketPath: survivorDirectory.socket)
         defer { client.close() }
         var stored: [UInt64: String] = [:]
