@@ -23,20 +23,24 @@ extension PostgresLog {
                 guard let state = try PostgresCatalog.load(stream, on: connection) else { throw notFound(stream) }
                 next = try startSequence(state, position, decoder: decoder, on: connection)
             }
-            // Pages start small, as most reads (a subscriber's next frame) stop early, and grow for
-            // long ones.
-            var pageSize = 8
+            // A page is the blocks holding the next `span` sequences: it starts at one frame's worth, as
+            // most reads (a subscriber's next frame) stop there, and grows for long ones. Counted in
+            // sequences, not blocks, so small blocks (small commits) come in as few queries as large;
+            // at most `pageBlocks` blocks, which bounds a page's bytes.
+            var span: UInt64 = 512
+            let pageBlocks = 256
             // The life of the stream the read began in: should it be deleted (and made again) meanwhile,
             // the read ends rather than go on into another life's events.
             var id: Int64?
             while true {
-                defer { pageSize = min(pageSize * 2, 256) }
-                guard let (pageID, first, blocks) = try PostgresBlocks.page(of: stream, id: id, atOrAfter: next, limit: pageSize, on: connection) else {
+                defer { span = min(span * 2, 65_536) }
+                guard let (pageID, first, blocks) = try PostgresBlocks.page(of: stream, id: id, from: next, span: span, limit: pageBlocks, on: connection) else {
                     if id != nil { return }
                     throw notFound(stream)
                 }
                 id = pageID
                 next = max(next, first)
+                let (end, past) = next.addingReportingOverflow(span)
                 // A stream with no block left to read is one row of NULL block columns.
                 guard !blocks.isNull(0, 0) else { return }
                 for row in 0..<blocks.count {
@@ -53,7 +57,8 @@ extension PostgresLog {
                         throw error.naming(stream: stream)
                     }
                 }
-                if blocks.count < pageSize { return }
+                // Short of the span, and not cut by the limit: the stream has nothing after it yet.
+                if (next < end || past) && blocks.count < pageBlocks { return }
             }
         }
     }

@@ -81,11 +81,11 @@ struct StreamServerServiceTests {
         var acknowledged: [UInt64: [UInt8]] = [:]
         let client = try SocketClient()
         var reader: BackgroundReader?
-        // A long read limit and as long a close timeout: in a full parallel run the drain may wait for
-        // a turn on a cooperative thread that other tests' blocking reads hold for seconds, and the
-        // reader for a turn on a core.
+        // A read limit and a close timeout of the suite's patience: in a full parallel run the drain
+        // runs on the concurrency pool, which synchronous tests may hold for minutes (a minute's limit
+        // once ran out between two frames).
         try await withServer(in: directory, configure: { $0.closeTimeout = patience }) { _, directory in
-            try client.connect(to: directory.socket, timeout: 60)
+            try client.connect(to: directory.socket, timeout: Int(patience.components.seconds))
             _ = try client.request(.hello(minVersion: 1, maxVersion: 1, clientName: "drain"))
             var bytes: [UInt8] = []
             for index in 0..<2000 {

@@ -69,4 +69,49 @@ import Testing
         for try await event in reader.history(of: "once", from: .all) { stored.append(String(decoding: event.payload, as: UTF8.self)) }
         #expect(stored == (0..<published).map { "event \($0)" }, "each of the \(published) ids stored once, in order")
     }
+    /// The client library's way to the same guarantee: `IdempotentPublisher` gives each append an id
+    /// and sends it again on a new connection until it is acknowledged.
+    @Test func anIdempotentPublisherStoresEachAppendOnceAcrossSigkills() async throws {
+        let daemon = try DaemonFixture()
+        let publisher = IdempotentPublisher(socketPath: daemon.socket, reconnect: ReconnectPolicy(maximumAttempts: 400, maximumDelay: .milliseconds(100)))
+        defer { publisher.close() }
+        let killing = Atomic<Bool>(true)
+        let killer = Task {
+            try await onOwnThread {
+                for round in 0..<5 {
+                    usleep(UInt32(40_000 + 23_000 * round))
+                    #expect(daemon.stop(with: SIGKILL) == SIGKILL)
+                    try daemon.start()
+                }
+                killing.store(false, ordering: .releasing)
+            }
+        }
+        var receipts: [AppendReceipt] = []
+        while killing.load(ordering: .acquiring) || receipts.count < 300 {
+            receipts.append(try await publisher.append(bytes("event \(receipts.count)"), to: "exact"))
+        }
+        try await killer.value
+        #expect(receipts.map(\.sequence) == Array(1...UInt64(receipts.count)), "each append got the next sequence, once")
+        let reader = try await StreamConnection.connect(socketPath: daemon.socket)
+        defer { reader.close() }
+        var stored: [String] = []
+        for try await event in reader.history(of: "exact", from: .all) { stored.append(String(decoding: event.payload, as: UTF8.self)) }
+        #expect(stored == (0..<receipts.count).map { "event \($0)" })
+        let refused = await #expect(throws: StreamClientError.self) { try await publisher.append([1], to: "not a name!") }
+        #expect(refused?.isRetryable == false, "an error a retry cannot mend is thrown at once: \(String(describing: refused))")
+        publisher.close()
+        let closed = await #expect(throws: StreamClientError.self) { try await publisher.append([1], to: "exact") }
+        #expect(closed?.isConnectionLoss == true)
+    }
+    @Test func theReadmeExamplePublishesAPaymentAndIsThisCode() async throws {
+        let daemon = try DaemonFixture()
+        let socket = daemon.socket
+        let publisher = IdempotentPublisher(socketPath: socket)
+        let receipt = try await publisher.append(Array("paid".utf8), to: "payments")
+        #expect(receipt.sequence == 1 && !receipt.duplicate)
+        publisher.close()
+        let block = try #require(try ReadmeBlocks.swiftBlock(startingWith: "let publisher = IdempotentPublisher("), "no README block shows IdempotentPublisher")
+        let missing = ReadmeBlocks.missingLine(of: block, in: try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8))
+        #expect(missing == nil, "README line not in the test, in order: \(missing ?? "")")
+    }
 }

@@ -1,8 +1,9 @@
-/// How a resuming subscription reconnects after losing its connection: exponential backoff, bounded tries.
+/// How a resuming subscription reconnects after losing its connection, and how an `IdempotentPublisher`
+/// tries an append again: exponential backoff, bounded tries.
 ///
 /// Thread-safety: a value type.
 public struct ReconnectPolicy: Sendable, Hashable {
-    /// Tries after each loss before the subscription fails with the last connection error.
+    /// Tries after each loss before the subscription (or the append) fails with the last error.
     public var maximumAttempts: Int
     /// The wait before the first try; it doubles after each failed try.
     public var initialDelay: Duration
