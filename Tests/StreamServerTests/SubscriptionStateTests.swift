@@ -42,6 +42,12 @@ import Testing
             return
         }
         #expect(from == 7 && limit == 2)
+        state.credit = 1_000
+        guard case let .read(_, several) = state.nextStep(limits: limits()) else {
+            Issue.record("no read")
+            return
+        }
+        #expect(several == 3 * Int(SubscriptionState.framesPerRead), "with credit to spare, a read fills several frames")
     }
 
     @Test func contiguousLiveEventsAreBufferedAndDeliveredInFramesWithinCredit() {

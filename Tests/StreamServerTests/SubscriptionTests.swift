@@ -131,6 +131,22 @@ import Testing
         _ = storage
     }
 
+    /// A read of the log fills several frames when the credit allows: each stays within the frame
+    /// limits, and together they are the credit's worth, in order.
+    @Test func aCatchUpWithCreditToSpareFillsSeveralFramesEachWithinTheLimits() throws {
+        let (hub, storage, _) = try prepared(2_000) { $0.maximumEventsPerFrame = 100 }
+        let subscriber = try TestClient.connected(to: hub)
+        _ = try subscriber.request(.subscribe(.init(subscriptionID: 1, stream: "s", credit: 1_500)))
+        #expect(sequences(try subscriber.waitForEvents(of: 1, count: 1_500)) == Array(1...1_500))
+        let sizes = subscriber.collector.received.compactMap { frame -> Int? in
+            if case let .events(_, events) = frame.message { return events.count }
+            return nil
+        }
+        #expect(sizes.reduce(0, +) == 1_500, "no more than the credit")
+        #expect(sizes.allSatisfy { $0 > 0 && $0 <= 100 }, "\(sizes)")
+        _ = storage
+    }
+
     @Test func aSubscriberOutOfCreditStaysBoundedWhileTenThousandEventsArriveAndThenGetsThemAllInOrder() throws {
         let (hub, storage, publisher) = try prepared(0) { $0.maximumBufferedEvents = 1024 }
         let subscriber = try TestClient.connected(to: hub)

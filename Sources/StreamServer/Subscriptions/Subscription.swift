@@ -209,22 +209,36 @@ final class Subscription: Sendable {
                     queue.async { self.pump() }
                     return
                 }
-                // Events read from the log go straight into their frame: one copy of each payload.
+                // Events read from the log go straight into their frame: one copy of each payload. A
+                // full frame goes out at once, and the read goes on while the connection takes more.
                 var frame = EventsFrameBuilder(subscriptionID: id, requestID: requestID, capacity: 64 * 1024)
                 var last: UInt64?
+                var read = 0
+                var held = false
                 do {
                     try hub.log.read(stream, from: .from(sequence: from)) { event in
                         // Checked before adding, so a frame never grows past the byte budget by a large
                         // event: that one waits for the next frame, where it may go alone.
-                        if frame.count > 0, frame.payloadBytes + event.payload.count > limits.maximumEventBytesPerFrame { return false }
+                        if frame.count > 0,
+                            frame.count >= limits.maximumEventsPerFrame || frame.payloadBytes + event.payload.count > limits.maximumEventBytesPerFrame
+                        {
+                            guard sendRead(frame, last: last!) else {
+                                held = true
+                                return false
+                            }
+                            frame = EventsFrameBuilder(subscriptionID: id, requestID: requestID, capacity: 64 * 1024)
+                        }
                         try frame.append(sequence: event.sequence, timestamp: event.timestamp, kind: EventKindMapping.wireKind(event.kind), payload: event.payload)
                         last = event.sequence
-                        return frame.count < limit && frame.payloadBytes < limits.maximumEventBytesPerFrame
+                        read += 1
+                        return read < limit
                     }
                 } catch {
                     endFromPump(error)
                     return
                 }
+                // A frame sent mid-read found the subscription ended or the connection backed up.
+                if held { continue }
                 let outcome = state.withLock { $0.afterRead(count: frame.count, last: last, retry: emptyReads < 3) }
                 switch outcome {
                 case .stop: return
@@ -236,6 +250,15 @@ final class Subscription: Sendable {
                 }
             }
         }
+    }
+
+    /// Accounts for and sends a frame filled by a read of the log that goes on; whether the read
+    /// may go on (the subscription did not end, and the connection takes more).
+    private func sendRead(_ frame: EventsFrameBuilder, last: UInt64) -> Bool {
+        guard case .deliver = state.withLock({ $0.afterRead(count: frame.count, last: last, retry: false) }) else { return false }
+        hub.metrics.deliveredEvents.increment(by: Int64(frame.count))
+        send(frame: frame.finished())
+        return canSend()
     }
 
     private func deliver(_ events: [LogEvent]) {
