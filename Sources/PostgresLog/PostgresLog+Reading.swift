@@ -11,6 +11,12 @@ extension PostgresLog {
     /// - Throws: `streamNotFound`; `corruptBlock` naming the stream and the block's range when a block
     ///   fails its checks (the events before it were delivered); whatever `body` throws.
     public func read(_ stream: String, from position: StartPosition = .streamDefault, _ body: (LogEventView) throws -> Bool) throws {
+        try read(stream, from: position, expecting: 512, body)
+    }
+
+    /// `read(_:from:_:)` whose first page holds the blocks of the next `count` events (then twice as
+    /// many each page): a subscriber that will take about `count` events gets them in one query.
+    package func read(_ stream: String, from position: StartPosition, expecting count: Int, _ body: (LogEventView) throws -> Bool) throws {
         let decoder = try BlockDecoder()
         try pool.withConnection { connection in
             // From a sequence (how subscribers catch up) or from the start, each page finds the stream
@@ -23,11 +29,11 @@ extension PostgresLog {
                 guard let state = try PostgresCatalog.load(stream, on: connection) else { throw notFound(stream) }
                 next = try startSequence(state, position, decoder: decoder, on: connection)
             }
-            // A page is the blocks holding the next `span` sequences: it starts at one frame's worth, as
-            // most reads (a subscriber's next frame) stop there, and grows for long ones. Counted in
-            // sequences, not blocks, so small blocks (small commits) come in as few queries as large;
-            // at most `pageBlocks` blocks, which bounds a page's bytes.
-            var span: UInt64 = 512
+            // A page is the blocks holding the next `span` sequences: it starts at what the reader expects
+            // to take, and grows for longer reads. Counted in sequences, not blocks, so small blocks
+            // (small commits) come in as few queries as large; at most `pageBlocks` blocks, which bounds
+            // a page's bytes.
+            var span = UInt64(min(max(count, 1), 65_536))
             let pageBlocks = 256
             // The life of the stream the read began in: should it be deleted (and made again) meanwhile,
             // the read ends rather than go on into another life's events.

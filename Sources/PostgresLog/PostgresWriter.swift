@@ -4,10 +4,11 @@ import StreamModel
 /// The writer of a `PostgresLog`: commits each batch of appends in one transaction on its own
 /// connection, and reconnects after the connection broke.
 ///
-/// One batch: lock the rows of its streams (in name order) and read which of its message ids they keep,
-/// check each append's ids and then check and number it as the SQLite log would, frame and compress each stream's new events into blocks, apply the streams' capacity and
-/// byte limits, insert the blocks and the new ids, move the rows, and notify `streamd` with the streams that moved;
-/// then commit, answer each append and hand the commits to the tail. An append that fails its checks
+/// One batch: lock the rows of its streams (in name order) and read which of its message ids they
+/// keep, check each append's ids and then check and number it as the SQLite log would, frame and
+/// compress each stream's new events into blocks, apply the streams' capacity and byte limits, insert
+/// the blocks and the new ids, move the rows, and notify `streamd` with the streams that moved; then
+/// commit, answer each append and hand the commits to the tail. An append that fails its checks
 /// is answered alone; a failed transaction answers every append of the batch with the failure, and
 /// none of it is stored (or, when the connection broke during the commit, it may be: the error says so).
 /// Thread-safety: not Sendable; it lives on the writer thread (the work queue's committer).
@@ -77,8 +78,8 @@ final class PostgresWriter: QueueCommitter {
     /// `accepted`. `committing` is set once the statements that end with the commit are sent.
     ///
     /// Two round trips to the server: the transaction's start, the row locks and the kept ids, then the
-    /// blocks, the new ids, the rows, the notification and the commit, sent together. A stream with an age or size limit takes
-    /// a few more, since applying them reads its blocks.
+    /// blocks, the new ids, the rows, the notification and the commit, sent together. A stream with an
+    /// age or size limit takes a few more, since applying them reads its blocks.
     private func commit(
         _ requests: [AppendRequest], on connection: PostgresConnection,
         accepting accepted: inout [(request: AppendRequest, receipt: AppendReceipt, stream: StreamState)], refusing refused: inout [Bool],

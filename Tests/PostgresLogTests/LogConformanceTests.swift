@@ -183,4 +183,27 @@ struct LogConformanceTests {
         #expect(try log.rememberedMessageIDs(of: "ids").isEmpty, "a new life of the name keeps no id of the old one")
         #expect(try log.rememberedMessageIDs(of: "missing").isEmpty)
     }
+    /// However large the first page a reader asks for, it reads every event once, in order, across
+    /// blocks of small commits, and stops where it says.
+    @Test(arguments: Store.allCases)
+    func aReadExpectingAnyCountReadsEveryEventOnceAndStopsWhereTold(store: Store) throws {
+        let opened = try store.open()
+        let log = try #require(opened.log as? any ServedLog)
+        try log.createStream("small", policy: StreamPolicy())
+        for batch in 0..<300 { try log.append(contentsOf: (0..<7).map { [UInt8(truncatingIfNeeded: batch), UInt8($0)] }, to: "small") }
+        for count in [1, 100, 5_000, 100_000] {
+            var sequences: [UInt64] = []
+            try log.read("small", from: .from(sequence: 5), expecting: count) { event in
+                sequences.append(event.sequence)
+                return true
+            }
+            #expect(sequences == Array(5...2_100), "expecting \(count)")
+        }
+        var taken = 0
+        try log.read("small", from: .all, expecting: 4_096) { _ in
+            taken += 1
+            return taken < 10
+        }
+        #expect(taken == 10)
+    }
 }

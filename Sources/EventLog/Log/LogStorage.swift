@@ -80,6 +80,9 @@ package protocol ServedLog: LogStorage {
     /// The message ids `stream` stored with its last `options.deduplicationWindow` events, oldest
     /// first, counting every append acknowledged before the call.
     func rememberedMessageIDs(of stream: String) throws -> [StoredMessageID]
+    /// `read(_:from:_:)` for a reader that expects to take about `count` events (a subscriber filling
+    /// its frames): a log that fetches blocks a page at a time sizes its first page to it.
+    func read(_ stream: String, from position: StartPosition, expecting count: Int, _ body: (LogEventView) throws -> Bool) throws
     /// The live tail for short handlers that neither block nor touch the log (see
     /// `EventLog.observeAppendsImmediately`).
     func observeAppendsImmediately(to stream: String, _ handler: @escaping @Sendable (CommittedAppend) -> Void) throws -> AppendObservation
@@ -90,5 +93,9 @@ package protocol ServedLog: LogStorage {
 
 extension EventLog: ServedLog {
     package var location: String { path }
+    /// As `read(_:from:_:)`: the file is read a block at a time whatever the count.
+    package func read(_ stream: String, from position: StartPosition, expecting count: Int, _ body: (LogEventView) throws -> Bool) throws {
+        try read(stream, from: position, body)
+    }
     package func databaseBytes() -> Int64 { DatabaseFiles.bytes(path) }
 }

@@ -66,9 +66,10 @@ extension StreamHub {
             var committed: Int64?
             while !fresh.isEmpty {
                 let receipt: AppendReceipt
+                let ids = fresh.map { submissions[$0].messageID }
                 do {
                     receipt = try appendCreatingStream(
-                        .value, fresh.map { submissions[$0].payload }, messageIDs: fresh.map { submissions[$0].messageID }, to: stream,
+                        .value, fresh.map { submissions[$0].payload }, messageIDs: ids.contains { $0 != nil } ? ids : [], to: stream,
                         expecting: expectedLastSequence, otherwise: "nothing was stored")
                 } catch let error as EventLogError where error.code == .duplicateMessageID && !error.duplicates.isEmpty {
                     // Stored before, perhaps through another daemon: answered with the originals, and
@@ -188,10 +189,10 @@ extension StreamHub {
     }
 
     /// Appends `payloads`, all of `kind`, with their `messageIDs` (one per payload, or none), creating
-    /// `stream` with the default policy if it is missing, if it ends at `expected` (nil expects anything; a missing stream ends at 0). The log checks the
-    /// expectation when it numbers the append, so it holds against every other publish, through this
-    /// daemon or another sharing the database; otherwise this throws `wrong_last_sequence`, saying
-    /// `outcome`.
+    /// `stream` with the default policy if it is missing, if it ends at `expected` (nil expects
+    /// anything; a missing stream ends at 0). The log checks the expectation when it numbers the
+    /// append, so it holds against every other publish, through this daemon or another sharing the
+    /// database; otherwise this throws `wrong_last_sequence`, saying `outcome`.
     private func appendCreatingStream(
         _ kind: LogEvent.Kind, _ payloads: [[UInt8]], messageIDs: [String?], to stream: String, expecting expected: UInt64?,
         otherwise outcome: String

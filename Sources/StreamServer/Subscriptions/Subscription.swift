@@ -216,7 +216,7 @@ final class Subscription: Sendable {
                 var read = 0
                 var held = false
                 do {
-                    try hub.log.read(stream, from: .from(sequence: from)) { event in
+                    try hub.log.read(stream, from: .from(sequence: from), expecting: limit) { event in
                         // Checked before adding, so a frame never grows past the byte budget by a large
                         // event: that one waits for the next frame, where it may go alone.
                         if frame.count > 0,
