@@ -206,4 +206,33 @@ struct LogConformanceTests {
         }
         #expect(taken == 10)
     }
+    /// A byte limit and an age limit are applied by the appends to their stream, and an age limit by
+    /// the retention pass to a stream nobody appends to, the same on both stores.
+    @Test(arguments: Store.allCases)
+    func byteAndAgeLimitsAreAppliedByAppendsAndByTheRetentionPass(store: Store) throws {
+        let now = Atomic<Int64>(1_700_000_000_000_000)
+        var options = EventLogOptions()
+        options.clock = { now.load(ordering: .relaxed) }
+        let opened = try store.open(options: options)
+        let log = opened.log
+        try log.createStream("bytes", policy: StreamPolicy(maxBytes: 4_096))
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<200 { try log.append((0..<100).map { _ in UInt8.random(in: 0...255, using: &generator) }, to: "bytes") }
+        let bytes = try #require(try log.streamInfo("bytes"))
+        #expect(bytes.storedBytes <= 4_096 && bytes.firstSequence > 1 && bytes.lastSequence == 200, "\(bytes)")
+        #expect(try log.readAll("bytes", from: .all).map(\.sequence) == Array(bytes.firstSequence...200))
+
+        try log.createStream("aged", policy: StreamPolicy(maxAge: .seconds(10)))
+        for index in 0..<8 { try log.append([UInt8(index)], to: "aged") }
+        now.add(11_000_000, ordering: .relaxed)
+        try log.append([99], to: "aged")
+        #expect(try log.readAll("aged", from: .all).map(\.sequence) == [9], "the append dropped what its age limit no longer keeps")
+
+        try log.createStream("idle", policy: StreamPolicy(maxAge: .seconds(10)))
+        for index in 0..<3 { try log.append([UInt8(index)], to: "idle") }
+        now.add(11_000_000, ordering: .relaxed)
+        try log.enforceRetention()
+        #expect(try log.readAll("idle", from: .all).isEmpty)
+        #expect(try log.streamInfo("idle")?.lastSequence == 3, "the sequence goes on where it was")
+    }
 }
