@@ -32,15 +32,17 @@ extension PostgresLog {
             // A page is the blocks holding the next `span` sequences: it starts at what the reader expects
             // to take, and grows for longer reads. Counted in sequences, not blocks, so small blocks
             // (small commits) come in as few queries as large; at most `pageBlocks` blocks, which bounds
-            // a page's bytes.
+            // a page's bytes, and at most `pageBytes` of payload (the first block always).
             var span = UInt64(min(max(count, 1), 65_536))
-            let pageBlocks = 256
+            let pageBlocks = 256, pageBytes = 8 << 20
             // The life of the stream the read began in: should it be deleted (and made again) meanwhile,
             // the read ends rather than go on into another life's events.
             var id: Int64?
             while true {
                 defer { span = min(span * 2, 65_536) }
-                guard let (pageID, first, blocks) = try PostgresBlocks.page(of: stream, id: id, from: next, span: span, limit: pageBlocks, on: connection) else {
+                guard let (pageID, first, blocks, cut) = try PostgresBlocks.page(
+                    of: stream, id: id, from: next, span: span, limit: pageBlocks, bytes: pageBytes, on: connection)
+                else {
                     if id != nil { return }
                     throw notFound(stream)
                 }
@@ -63,8 +65,8 @@ extension PostgresLog {
                         throw error.naming(stream: stream)
                     }
                 }
-                // Short of the span, and not cut by the limit: the stream has nothing after it yet.
-                if (next < end || past) && blocks.count < pageBlocks { return }
+                // Short of the span, and not cut by a limit: the stream has nothing after it yet.
+                if (next < end || past) && !cut { return }
             }
         }
     }

@@ -235,4 +235,41 @@ struct LogConformanceTests {
         #expect(try log.readAll("idle", from: .all).isEmpty)
         #expect(try log.streamInfo("idle")?.lastSequence == 3, "the sequence goes on where it was")
     }
+    /// An id published again once its first event left the window is stored again, with its new
+    /// event, and kept: it neither collides with its old row nor loses the new one to the pruning.
+    @Test(arguments: Store.allCases)
+    func anIdPublishedAgainAfterItsEventLeftTheWindowIsStoredAndKept(store: Store) throws {
+        var options = EventLogOptions()
+        options.deduplicationWindow = 10
+        let opened = try store.open(options: options)
+        let log = try #require(opened.log as? any ServedLog)
+        try log.createStream("ids", policy: StreamPolicy())
+        try log.createStream("other", policy: StreamPolicy())
+        _ = try log.append(.value, [[1]], messageIDs: ["a"], to: "ids", expectingLastSequence: nil)
+        for index in 0..<12 { try log.append([UInt8(index)], to: "ids") }
+        let again = try log.append(.value, [[2]], messageIDs: ["a"], to: "ids", expectingLastSequence: nil)
+        #expect(again.firstSequence == 14)
+        #expect(try log.rememberedMessageIDs(of: "ids").map(\.sequence) == [14])
+        try log.append([3], to: "other")
+        if log.checksMessageIDs {
+            let refusal = expectLogError(.duplicateMessageID) { _ = try log.append(.value, [[4]], messageIDs: ["a"], to: "ids", expectingLastSequence: nil) }
+            #expect(refusal?.duplicates[0]?.sequence == 14)
+        }
+    }
+
+    /// Pages of large events are cut by their bytes, and the read goes on past the cut.
+    @Test(arguments: Store.allCases)
+    func aReadOfLargeEventsGoesOnPastEveryPage(store: Store) throws {
+        let opened = try store.open()
+        let log = try #require(opened.log as? any ServedLog)
+        try log.createStream("large", policy: StreamPolicy())
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20 { try log.append((0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }, to: "large") }
+        var sequences: [UInt64] = []
+        try log.read("large", from: .all, expecting: 4_096) { event in
+            sequences.append(event.sequence)
+            return true
+        }
+        #expect(sequences == Array(1...20))
+    }
 }

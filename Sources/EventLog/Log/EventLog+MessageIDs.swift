@@ -8,7 +8,12 @@ extension EventLog {
     /// writer stores what the journal holds first.
     package func rememberedMessageIDs(of stream: String) throws -> [StoredMessageID] {
         try administer(transactional: false) { writer in
-            guard let state = try? writer.stream(stream) else { return [] }
+            let state: StreamState
+            do {
+                state = try writer.stream(stream)
+            } catch let error as EventLogError where error.code == .streamNotFound {
+                return []
+            }
             return try MessageIDStore.remembered(by: state, window: writer.options.deduplicationWindow, on: writer.connection)
         }
     }

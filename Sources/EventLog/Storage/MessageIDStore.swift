@@ -21,17 +21,24 @@ package struct StoredMessageID: Sendable, Equatable {
 /// Thread-safety: stateless; callers own the connection.
 enum MessageIDStore {
     // Built once: statements are cached by their text.
-    private static let insertSQL = "INSERT OR IGNORE INTO message_ids (stream_id, message_id, sequence, timestamp) VALUES (?, ?, ?, ?)"
+    private static let insertSQL = "INSERT OR REPLACE INTO message_ids (stream_id, message_id, sequence, timestamp) VALUES (?, ?, ?, ?)"
     private static let pruneSQL = "DELETE FROM message_ids WHERE stream_id = ? AND sequence <= ?"
 
-    /// Stores the ids of `appends` (a stream's accepted appends, in order) and forgets those of events
-    /// that fell out of the last `window` before `lastSequence`. A replayed journal stores an id again:
-    /// it is kept as first stored.
+    /// Forgets the ids of events that fell out of the last `window` before `lastSequence`, then stores
+    /// the ids of `appends` (a stream's accepted appends, in order). An id stored again (published
+    /// anew once its first event left the window) replaces its old row; a journal replayed never
+    /// stores an append twice, so it never replaces a row of its own.
     static func record(
         _ appends: some Sequence<(ids: [String?], first: UInt64, timestamp: Int64)>, streamID: Int64, lastSequence: UInt64, window: Int,
         on connection: SQLiteConnection
     ) throws(EventLogError) {
-        var stored = false
+        guard appends.contains(where: { !$0.ids.isEmpty }) else { return }
+        if lastSequence > UInt64(window) {
+            let prune = try connection.statement(pruneSQL)
+            prune.bind(1, streamID)
+            prune.bind(2, Int64(lastSequence - UInt64(window)))
+            try prune.run()
+        }
         for append in appends where !append.ids.isEmpty {
             for (offset, id) in append.ids.enumerated() {
                 guard let id else { continue }
@@ -41,14 +48,8 @@ enum MessageIDStore {
                 statement.bind(3, Int64(append.first + UInt64(offset)))
                 statement.bind(4, append.timestamp)
                 try statement.run()
-                stored = true
             }
         }
-        guard stored, lastSequence > UInt64(window) else { return }
-        let prune = try connection.statement(pruneSQL)
-        prune.bind(1, streamID)
-        prune.bind(2, Int64(lastSequence - UInt64(window)))
-        try prune.run()
     }
 
     /// The ids `state`'s stream stored among its last `window` events, oldest first.

@@ -55,30 +55,37 @@ enum PostgresBlocks {
 
     /// The blocks of the stream named `name` (and, when `id` is given, of that life of it) that hold
     /// sequences from `sequence` (or the stream's first retained one, if later) up to `sequence + span
-    /// - 1`, in order, at most `limit` of them, with the stream's id and first retained sequence; nil when there is no such
-    /// stream. A stream's blocks follow one another without a gap, so they are those from the block
-    /// holding the first sequence to the one holding the last: two seeks on the key. One query: the
-    /// stream's row and its blocks in one snapshot. Read the blocks with `header(_:_:)` and
-    /// `bytes(_, 8)`; a stream with no block to read there is one row of NULLs.
+    /// - 1`, in order: at most `limit` of them, and no more than `bytes` of payload (the first block
+    /// always); with the stream's id and first retained sequence, and whether limit or bytes cut the
+    /// page short. Nil when there is no such stream. A stream's blocks follow one another without a
+    /// gap, so they are those from the block holding the first sequence to the one holding the last:
+    /// two seeks on the key. One query: the stream's row and its blocks in one snapshot. Read the
+    /// blocks with `header(_:_:)` and `bytes(_, 8)`; a stream with no block to read there is one row
+    /// of NULLs.
     static func page(
-        of name: String, id: Int64?, from sequence: UInt64, span: UInt64, limit: Int, on connection: PostgresConnection
-    ) throws(EventLogError) -> (id: Int64, firstRetained: UInt64, blocks: PostgresResult)? {
+        of name: String, id: Int64?, from sequence: UInt64, span: UInt64, limit: Int, bytes: Int, on connection: PostgresConnection
+    ) throws(EventLogError) -> (id: Int64, firstRetained: UInt64, blocks: PostgresResult, cut: Bool)? {
         let rows = try connection.execute(
             """
-            SELECT b.first_seq, b.last_seq, b.first_ts, b.last_ts, b.count, b.codec, b.raw_size, b.crc32, b.payload, s.first_seq, s.id
+            SELECT b.first_seq, b.last_seq, b.first_ts, b.last_ts, b.count, b.codec, b.raw_size, b.crc32, b.payload, s.first_seq, s.id, b.total
             FROM streamd.streams s LEFT JOIN LATERAL (
-                SELECT * FROM streamd.blocks WHERE stream_id = s.id AND last_seq >= greatest($2, s.first_seq) AND last_seq <= coalesce(
-                    (SELECT last_seq FROM streamd.blocks WHERE stream_id = s.id AND last_seq >= greatest($2, s.first_seq) + $3 - 1 ORDER BY last_seq LIMIT 1),
-                    9223372036854775807)
-                ORDER BY last_seq LIMIT $5
+                SELECT * FROM (
+                    SELECT k.*, sum(octet_length(k.payload)) OVER (ORDER BY k.last_seq) - octet_length(k.payload) AS before_bytes,
+                        count(*) OVER () AS total
+                    FROM streamd.blocks k WHERE k.stream_id = s.id AND k.last_seq >= greatest($2, s.first_seq) AND k.last_seq <= coalesce(
+                        (SELECT last_seq FROM streamd.blocks WHERE stream_id = s.id AND last_seq >= greatest($2, s.first_seq) + $3 - 1 ORDER BY last_seq LIMIT 1),
+                        9223372036854775807)
+                    ORDER BY k.last_seq LIMIT $5
+                ) w WHERE w.before_bytes < $6
             ) b ON true
             WHERE s.name = $1 AND ($4::int8 IS NULL OR s.id = $4) ORDER BY b.last_seq
             """,
             // Clamped far below the overflow of sequence + span: no stream gets near 2^62.
             [.text(name), .int64(Int64(min(sequence, 1 << 62))), .int64(Int64(min(span, 1 << 32))), id.map(PostgresValue.int64) ?? .null,
-             .int64(Int64(limit))])
+             .int64(Int64(limit)), .int64(Int64(bytes))])
         guard rows.count > 0 else { return nil }
-        return (rows.int64(0, 10), UInt64(max(0, rows.int64(0, 9))), rows)
+        let cut = !rows.isNull(0, 0) && Int64(rows.count) < rows.int64(0, 11)
+        return (rows.int64(0, 10), UInt64(max(0, rows.int64(0, 9))), rows, cut)
     }
 
     /// Deletes the blocks of stream `streamID` that end before `sequence`; returns their stored bytes.

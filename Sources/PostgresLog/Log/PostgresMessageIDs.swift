@@ -37,22 +37,27 @@ enum PostgresMessageIDs {
         return found
     }
 
-    /// The statements that store `rows` and forget, in each stream of `moved` that got some, the ids
-    /// of events more than `window` before its last.
+    /// The statements that forget, in each stream of `moved` that gets new ids, the ids of events more
+    /// than `window` before its last, and then store `rows`. An id stored again (published anew once
+    /// its first event left the window, so the lookup did not find it) replaces its old row.
     static func recordStatements(_ rows: [Row], moved: [StreamState], window: Int) -> [(sql: String, parameters: [PostgresValue])] {
         guard !rows.isEmpty else { return [] }
         let streams = Set(rows.map(\.streamID))
         let pruned = moved.filter { streams.contains($0.id) && $0.lastSequence > UInt64(window) }
-        var statements: [(sql: String, parameters: [PostgresValue])] = [(
-            "INSERT INTO streamd.message_ids (stream_id, message_id, sequence, ts) SELECT * FROM unnest($1::int8[], $2::text[], $3::int8[], $4::int8[])",
-            [.int64Array(rows.map(\.streamID)), .textArray(rows.map(\.id)), .int64Array(rows.map { Int64($0.sequence) }), .int64Array(rows.map(\.timestamp))]
-        )]
+        var statements: [(sql: String, parameters: [PostgresValue])] = []
         if !pruned.isEmpty {
             statements.append((
                 "DELETE FROM streamd.message_ids m USING unnest($1::int8[], $2::int8[]) AS p (id, upto) WHERE m.stream_id = p.id AND m.sequence <= p.upto",
                 [.int64Array(pruned.map(\.id)), .int64Array(pruned.map { Int64($0.lastSequence - UInt64(window)) })]
             ))
         }
+        statements.append((
+            """
+            INSERT INTO streamd.message_ids (stream_id, message_id, sequence, ts) SELECT * FROM unnest($1::int8[], $2::text[], $3::int8[], $4::int8[])
+            ON CONFLICT (stream_id, message_id) DO UPDATE SET sequence = excluded.sequence, ts = excluded.ts
+            """,
+            [.int64Array(rows.map(\.streamID)), .textArray(rows.map(\.id)), .int64Array(rows.map { Int64($0.sequence) }), .int64Array(rows.map(\.timestamp))]
+        ))
         return statements
     }
 

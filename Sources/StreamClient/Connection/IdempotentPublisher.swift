@@ -64,7 +64,8 @@ public final class IdempotentPublisher: Sendable {
                 used = connection
                 return try await connection.append(payload, to: stream, messageID: id)
             } catch let error as StreamClientError where error.isRetryable && !isClosed {
-                if let used { drop(used) }
+                // A database that was out of reach leaves the connection as it was, for every append on it.
+                if let used, error.isConnectionLoss { drop(used) }
                 tries += 1
                 guard tries <= policy.maximumAttempts else { throw error }
                 try await Task.sleep(for: delay)
