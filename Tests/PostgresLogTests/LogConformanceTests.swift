@@ -164,12 +164,11 @@ struct LogConformanceTests {
         #expect(reported.reduce(0) { $0 + $1.events } == 8)
         #expect(reported.last?.firstSequence == 9)
     }
+
     @Test(arguments: Store.allCases)
     func messageIDsAreStoredWithTheirEventsForTheLastWindowOfEventsAndGoWithTheirStream(store: Store) throws {
-        var options = EventLogOptions()
-        options.deduplicationWindow = 10
-        let opened = try store.open(options: options)
-        let log = try #require(opened.log as? any ServedLog)
+        let served = try servedLog(store, deduplicationWindow: 10)
+        let log = served.log
         try log.createStream("ids", policy: StreamPolicy())
         let first = try log.append(.value, [[1], [2], [3]], messageIDs: ["a", nil, "c"], to: "ids", expectingLastSequence: nil)
         #expect(try log.rememberedMessageIDs(of: "ids") == [
@@ -183,12 +182,13 @@ struct LogConformanceTests {
         #expect(try log.rememberedMessageIDs(of: "ids").isEmpty, "a new life of the name keeps no id of the old one")
         #expect(try log.rememberedMessageIDs(of: "missing").isEmpty)
     }
+
     /// However large the first page a reader asks for, it reads every event once, in order, across
     /// blocks of small commits, and stops where it says.
     @Test(arguments: Store.allCases)
     func aReadExpectingAnyCountReadsEveryEventOnceAndStopsWhereTold(store: Store) throws {
-        let opened = try store.open()
-        let log = try #require(opened.log as? any ServedLog)
+        let served = try servedLog(store)
+        let log = served.log
         try log.createStream("small", policy: StreamPolicy())
         for batch in 0..<300 { try log.append(contentsOf: (0..<7).map { [UInt8(truncatingIfNeeded: batch), UInt8($0)] }, to: "small") }
         for count in [1, 100, 5_000, 100_000] {
@@ -206,6 +206,7 @@ struct LogConformanceTests {
         }
         #expect(taken == 10)
     }
+
     /// A byte limit and an age limit are applied by the appends to their stream, and an age limit by
     /// the retention pass to a stream nobody appends to, the same on both stores.
     @Test(arguments: Store.allCases)
@@ -235,14 +236,13 @@ struct LogConformanceTests {
         #expect(try log.readAll("idle", from: .all).isEmpty)
         #expect(try log.streamInfo("idle")?.lastSequence == 3, "the sequence goes on where it was")
     }
+
     /// An id published again once its first event left the window is stored again, with its new
     /// event, and kept: it neither collides with its old row nor loses the new one to the pruning.
     @Test(arguments: Store.allCases)
     func anIdPublishedAgainAfterItsEventLeftTheWindowIsStoredAndKept(store: Store) throws {
-        var options = EventLogOptions()
-        options.deduplicationWindow = 10
-        let opened = try store.open(options: options)
-        let log = try #require(opened.log as? any ServedLog)
+        let served = try servedLog(store, deduplicationWindow: 10)
+        let log = served.log
         try log.createStream("ids", policy: StreamPolicy())
         try log.createStream("other", policy: StreamPolicy())
         _ = try log.append(.value, [[1]], messageIDs: ["a"], to: "ids", expectingLastSequence: nil)
@@ -260,8 +260,8 @@ struct LogConformanceTests {
     /// Pages of large events are cut by their bytes, and the read goes on past the cut.
     @Test(arguments: Store.allCases)
     func aReadOfLargeEventsGoesOnPastEveryPage(store: Store) throws {
-        let opened = try store.open()
-        let log = try #require(opened.log as? any ServedLog)
+        let served = try servedLog(store)
+        let log = served.log
         try log.createStream("large", policy: StreamPolicy())
         var generator = SystemRandomNumberGenerator()
         for _ in 0..<20 { try log.append((0..<(1 << 20)).map { _ in UInt8.random(in: 0...255, using: &generator) }, to: "large") }
@@ -271,5 +271,14 @@ struct LogConformanceTests {
             return true
         }
         #expect(sequences == Array(1...20))
+    }
+
+    /// A fresh log of `store` as the daemon serves it, keeping the ids of its last
+    /// `deduplicationWindow` events; hold `opened` while using it.
+    private func servedLog(_ store: Store, deduplicationWindow: Int = 10_000) throws -> (opened: OpenedLog, log: any ServedLog) {
+        var options = EventLogOptions()
+        options.deduplicationWindow = deduplicationWindow
+        let opened = try store.open(options: options)
+        return (opened, try #require(opened.log as? any ServedLog))
     }
 }
