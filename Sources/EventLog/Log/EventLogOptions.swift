@@ -89,8 +89,8 @@ public struct EventLogOptions: Sendable {
     /// later streams are summed under one. Matters only where the process bootstrapped swift-metrics.
     public var streamMetricsLimit: Int = 100
     /// How many of a stream's latest events keep the message ids their appends carried (streamd's
-    /// de-duplication window): an id is stored with its event and forgotten once the event is that far
-    /// back, or with its stream.
+    /// de-duplication window, never negative): an id is stored with its event and forgotten once the
+    /// event is that far back, or with its stream.
     package var deduplicationWindow: Int = 10_000
     /// Where commit timestamps come from; tests replace the wall clock to control time.
     package var clock: @Sendable () -> Int64 = wallClockMicroseconds

@@ -207,7 +207,7 @@ public final class StreamServer: Service, Sendable {
     /// database of a `postgres://` URL, which other daemons may serve too.
     private func openLog() throws -> (any ServedLog, DatabaseLock?) {
         var options = configuration.logOptions
-        options.deduplicationWindow = configuration.limits.deduplicationWindow
+        options.deduplicationWindow = max(0, configuration.limits.deduplicationWindow)
         options.storageObserver = StorageConditionLogging.observer(logger)
         // Only when its lines are logged: a commit of a capacity-bound stream would report for nothing.
         if logger.logLevel <= .debug { options.retentionObserver = StorageActivityLogging.retentionObserver(logger) }
