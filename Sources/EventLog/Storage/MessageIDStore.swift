@@ -32,14 +32,16 @@ enum MessageIDStore {
         _ appends: some Sequence<(ids: [String?], first: UInt64, timestamp: Int64)>, streamID: Int64, lastSequence: UInt64, window: Int,
         on connection: SQLiteConnection
     ) throws(EventLogError) {
-        guard appends.contains(where: { !$0.ids.isEmpty }) else { return }
-        if lastSequence > UInt64(window) {
-            let prune = try connection.statement(pruneSQL)
-            prune.bind(1, streamID)
-            prune.bind(2, Int64(lastSequence - UInt64(window)))
-            try prune.run()
-        }
+        var pruned = false
         for append in appends where !append.ids.isEmpty {
+            // Once, before the first id goes in: a commit without ids costs this walk alone.
+            if !pruned, lastSequence > UInt64(window) {
+                let prune = try connection.statement(pruneSQL)
+                prune.bind(1, streamID)
+                prune.bind(2, Int64(lastSequence - UInt64(window)))
+                try prune.run()
+            }
+            pruned = true
             for (offset, id) in append.ids.enumerated() {
                 guard let id else { continue }
                 let statement = try connection.statement(insertSQL)

@@ -31,10 +31,15 @@ enum PostgresMessageIDs {
     static func found(_ rows: PostgresResult) -> [String: [String: StoredMessageID]] {
         var found: [String: [String: StoredMessageID]] = [:]
         for row in 0..<rows.count {
-            let id = StoredMessageID(id: rows.text(row, 1), sequence: UInt64(max(0, rows.int64(row, 2))), timestamp: rows.int64(row, 3))
+            let id = stored(rows, row, from: 1)
             found[rows.text(row, 0), default: [:]][id.id] = id
         }
         return found
+    }
+
+    /// The id, sequence and timestamp in columns `column`, `column + 1` and `column + 2` of `row`.
+    private static func stored(_ rows: PostgresResult, _ row: Int, from column: Int) -> StoredMessageID {
+        StoredMessageID(id: rows.text(row, column), sequence: UInt64(max(0, rows.int64(row, column + 1))), timestamp: rows.int64(row, column + 2))
     }
 
     /// The statements that forget, in each stream of `moved` that gets new ids, the ids of events more
@@ -69,7 +74,7 @@ enum PostgresMessageIDs {
             WHERE s.name = $1 AND m.sequence > s.last_seq - $2 ORDER BY m.sequence
             """,
             [.text(stream), .int64(Int64(window))])
-        return (0..<rows.count).map { StoredMessageID(id: rows.text($0, 0), sequence: UInt64(max(0, rows.int64($0, 1))), timestamp: rows.int64($0, 2)) }
+        return (0..<rows.count).map { stored(rows, $0, from: 0) }
     }
 }
 
