@@ -7,7 +7,9 @@ import Glibc
 /// the server offers it).
 ///
 /// Statements go with binary parameters and come back with binary results (`PostgresResult`), so
-/// integers and `bytea` cross without text conversion. A failure throws `EventLogError`: `.unavailable`
+/// integers and `bytea` cross without text conversion. Each statement is prepared on the connection
+/// the first time it runs (by its text and parameter types, up to `preparedLimit` of them) and only
+/// executed after that: the server parses and plans it once per connection, not once per run. A failure throws `EventLogError`: `.unavailable`
 /// when the connection is gone (the server stopped, a failover), `.postgres` with the SQLSTATE
 /// otherwise, and the message is a sentence naming what failed.
 /// Thread-safety: not Sendable; one thread uses a connection at a time (its owner).
@@ -15,6 +17,16 @@ final class PostgresConnection {
     private let connection: OpaquePointer
     /// The server as the URL names it, without the password, for messages.
     let address: PostgresAddress
+    /// The statements prepared on this connection, by text and parameter types, with their names.
+    private var prepared: [Statement: String] = [:]
+    /// How many statements a connection prepares; statements past it run unprepared. The log's own
+    /// are a few dozen fixed texts.
+    static let preparedLimit = 256
+
+    private struct Statement: Hashable {
+        let sql: String
+        let types: [Oid]
+    }
 
     /// The settings a connection gets unless the URL sets them: give up connecting after 10 s, and
     /// notice a server gone silent (a host lost without closing the connection: the kernel would
@@ -70,10 +82,27 @@ final class PostgresConnection {
     /// Runs `sql` with `parameters` ($1, $2, …) and returns its rows.
     @discardableResult
     func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(EventLogError) -> PostgresResult {
+        let name = try preparedName(sql, parameters)
         let result = Self.withParameters(parameters) { types, values, lengths, formats in
-            PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+            if let name {
+                PQexecPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 1)
+            } else {
+                PQexecParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+            }
         }
         return try checked(result, sql: sql)
+    }
+
+    /// The name `sql` with `parameters`' types is prepared under, preparing it now if it is new, or
+    /// nil once `preparedLimit` statements are.
+    private func preparedName(_ sql: String, _ parameters: [PostgresValue]) throws(EventLogError) -> String? {
+        let statement = Statement(sql: sql, types: parameters.map(\.type))
+        if let name = prepared[statement] { return name }
+        guard prepared.count < Self.preparedLimit else { return nil }
+        let name = "streamd_\(prepared.count + 1)"
+        _ = try checked(PQprepare(connection, name, sql, Int32(statement.types.count), statement.types), sql: sql)
+        prepared[statement] = name
+        return name
     }
 
     /// Sends `statements` together and reads their results (libpq's pipeline mode): one round trip to
@@ -84,9 +113,25 @@ final class PostgresConnection {
             throw EventLogError(.postgres, "cannot send statements together to PostgreSQL at \(address): \(Self.trimmed(PQerrorMessage(connection))).")
         }
         defer { PQexitPipelineMode(connection) }
-        for (sql, parameters) in statements {
+        // Statements new to the connection are prepared in the same round trip, just before they run.
+        var preparing: [Int: (Statement, String)] = [:]
+        for (index, (sql, parameters)) in statements.enumerated() {
+            let statement = Statement(sql: sql, types: parameters.map(\.type))
+            var name = prepared[statement] ?? preparing.values.first { $0.0 == statement }?.1
+            if name == nil, prepared.count + preparing.count < Self.preparedLimit {
+                let made = "streamd_\(prepared.count + preparing.count + 1)"
+                guard PQsendPrepare(connection, made, sql, Int32(statement.types.count), statement.types) == 1 else {
+                    throw EventLogError(.unavailable, "the connection to PostgreSQL at \(address) broke: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
+                }
+                preparing[index] = (statement, made)
+                name = made
+            }
             let sent = Self.withParameters(parameters) { types, values, lengths, formats in
-                PQsendQueryParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+                if let name {
+                    PQsendQueryPrepared(connection, name, Int32(parameters.count), values, lengths, formats, 1)
+                } else {
+                    PQsendQueryParams(connection, sql, Int32(parameters.count), types, values, lengths, formats, 1)
+                }
             }
             guard sent == 1 else {
                 throw EventLogError(.unavailable, "the connection to PostgreSQL at \(address) broke: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
@@ -98,7 +143,21 @@ final class PostgresConnection {
         // Every result is read up to the sync, even after a failure, so the connection stays usable.
         var results: [PostgresResult] = []
         var failure: EventLogError?
-        for (sql, _) in statements {
+        for (index, (sql, _)) in statements.enumerated() {
+            if let (statement, name) = preparing[index] {
+                guard let result = PQgetResult(connection) else {
+                    failure = failure ?? EventLogError(.unavailable, "PostgreSQL at \(address) did not answer: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
+                    break
+                }
+                while let extra = PQgetResult(connection) { PQclear(extra) }
+                // Prepared only once the server says so: a prepare skipped after an earlier failure is sent again next time.
+                switch PQresultStatus(result) {
+                case PGRES_COMMAND_OK: prepared[statement] = name
+                case PGRES_PIPELINE_ABORTED: break
+                default: failure = failure ?? Self.error(of: result, connection: connection, address: address, sql: sql)
+                }
+                PQclear(result)
+            }
             guard let result = PQgetResult(connection) else {
                 failure = failure ?? EventLogError(.unavailable, "PostgreSQL at \(address) did not answer: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
                 break
