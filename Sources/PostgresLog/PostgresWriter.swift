@@ -11,6 +11,13 @@ import StreamModel
 /// commit, answer each append and hand the commits to the tail. An append that fails its checks
 /// is answered alone; a failed transaction answers every append of the batch with the failure, and
 /// none of it is stored (or, when the connection broke during the commit, it may be: the error says so).
+///
+/// A batch takes one round trip instead of two when the writer already knows its streams' rows (it
+/// wrote them last), none of its appends carries a message id or fails a check, and no stream's limits
+/// need its blocks read: it is numbered from the rows as the writer left them, and sent with the row
+/// locks in one pipeline. The blocks' insert stores nothing and fails the transaction if another writer
+/// moved a row meanwhile (`PostgresBlocks.insertStatement`); the batch is then done again the long way,
+/// and its streams take the long way for the next `contendedBatches` batches.
 /// Thread-safety: not Sendable; it lives on the writer thread (the work queue's committer).
 final class PostgresWriter: QueueCommitter {
     private var connection: PostgresConnection?
@@ -19,6 +26,14 @@ final class PostgresWriter: QueueCommitter {
     private let encoder: BlockEncoder
     private let decoder: BlockDecoder
     private let tail: PostgresTail
+    /// The rows this writer last saw or wrote, with their versions (`PostgresCatalog.version`).
+    private var known: [String: (state: StreamState, version: Int64)] = [:]
+    /// Streams another writer moved under a batch of this one, with how many more batches take the
+    /// long way.
+    private var contended: [String: Int] = [:]
+    static let contendedBatches = 64
+    /// How many rows `known` holds before it starts over.
+    static let knownLimit = 10_000
 
     init(connection: PostgresConnection, options: EventLogOptions, encoder: BlockEncoder, decoder: BlockDecoder, tail: PostgresTail) {
         self.connection = connection
@@ -33,6 +48,17 @@ final class PostgresWriter: QueueCommitter {
         process(jobs, retrying: true)
     }
 
+    /// What one attempt at a batch came to.
+    private struct Outcome {
+        var accepted: [(request: AppendRequest, receipt: AppendReceipt, stream: StreamState)] = []
+        /// The appends that failed their checks, by index in the batch, with why.
+        var refused: [Int: EventLogError] = [:]
+        /// Whether the batch was numbered from `known` and sent in one round trip.
+        var quick = false
+        /// Whether the statements that end with the commit were sent.
+        var committing = false
+    }
+
     /// Commits `jobs`; with `retrying`, a batch whose connection broke before its commit was sent
     /// (so nothing of it is stored: the first after a failover finds the old primary gone) is tried
     /// once more on a new connection.
@@ -44,21 +70,32 @@ final class PostgresWriter: QueueCommitter {
             for request in jobs { request.completion(.failure(error.naming(stream: request.stream))) }
             return
         }
-        var accepted: [(request: AppendRequest, receipt: AppendReceipt, stream: StreamState)] = []
-        var refused = [Bool](repeating: false, count: jobs.count)
-        var committing = false
+        var outcome = Outcome()
         do {
-            try commit(jobs, on: connection, accepting: &accepted, refusing: &refused, committing: &committing)
+            try commit(jobs, on: connection, into: &outcome)
         } catch {
             var failure = error as? EventLogError ?? EventLogError(.postgres, "an append failed: \(error)")
             if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
+            known = [:]
+            if outcome.committing, failure.sqlState != nil, failure.sql != "COMMIT" {
+                // The server refused a statement before the commit (or ended the session there, as a
+                // restart or failover does), so it skipped the commit: nothing of the batch is stored.
+                outcome.committing = false
+            }
+            if outcome.quick, failure.sqlState == PostgresBlocks.movedState {
+                // Another writer moved a stream since this one saw it: nothing is stored or answered yet.
+                for request in jobs { contended[request.stream] = Self.contendedBatches }
+                process(jobs, retrying: retrying)
+                return
+            }
             if failure.code == .unavailable || !connection.isOpen { self.connection = nil }
-            let unanswered = zip(jobs, refused).filter { !$0.1 }.map(\.0)
-            if failure.code == .unavailable, !committing, retrying {
+            answer(outcome.refused, of: jobs)
+            let unanswered = jobs.indices.filter { outcome.refused[$0] == nil }.map { jobs[$0] }
+            if failure.code == .unavailable, !outcome.committing, retrying {
                 process(unanswered, retrying: false)
                 return
             }
-            if failure.code == .unavailable, committing {
+            if failure.code == .unavailable, outcome.committing {
                 failure = EventLogError(
                     .unavailable,
                     "the connection to PostgreSQL at \(address) broke while the append was being committed, so it may or may not be stored; read the stream to see, then append again if it is missing.",
@@ -67,31 +104,49 @@ final class PostgresWriter: QueueCommitter {
             for request in unanswered { request.completion(.failure(failure.naming(stream: request.stream))) }
             return
         }
-        tail.committed(accepted.map { PostgresTail.LocalCommit(receipt: $0.receipt, kind: $0.request.kind, payloads: $0.request.payloads, stream: $0.stream) })
-        for item in accepted { item.request.completion(.success(item.receipt)) }
+        answer(outcome.refused, of: jobs)
+        tail.committed(outcome.accepted.map { PostgresTail.LocalCommit(receipt: $0.receipt, kind: $0.request.kind, payloads: $0.request.payloads, stream: $0.stream) })
+        for item in outcome.accepted { item.request.completion(.success(item.receipt)) }
+    }
+
+    private func answer(_ refused: [Int: EventLogError], of jobs: [AppendRequest]) {
+        for (index, error) in refused.sorted(by: { $0.key < $1.key }) { jobs[index].completion(.failure(error)) }
     }
 
     func processed() {}
 
-    /// Numbers, stores, announces and commits `requests` in one transaction; answers those that fail
-    /// their checks (marking them in `refused`) and puts the others, with their receipts, in
-    /// `accepted`. `committing` is set once the statements that end with the commit are sent.
+    /// Numbers, stores, announces and commits `requests` in one transaction; puts those that fail their
+    /// checks in `outcome.refused` and the others, with their receipts, in `outcome.accepted`.
     ///
-    /// Two round trips to the server: the transaction's start, the row locks and the kept ids, then the
-    /// blocks, the new ids, the rows, the notification and the commit, sent together. A stream with an
-    /// age or size limit takes a few more, since applying them reads its blocks.
-    private func commit(
-        _ requests: [AppendRequest], on connection: PostgresConnection,
-        accepting accepted: inout [(request: AppendRequest, receipt: AppendReceipt, stream: StreamState)], refusing refused: inout [Bool],
-        committing: inout Bool
-    ) throws {
+    /// Two round trips to the server (one when the batch is quick, see the type): the transaction's
+    /// start, the row locks and the kept ids, then the blocks, the new ids, the rows, the notification
+    /// and the commit, sent together. A stream with an age or size limit takes a few more, since
+    /// applying them reads its blocks.
+    private func commit(_ requests: [AppendRequest], on connection: PostgresConnection, into outcome: inout Outcome) throws {
         let names = Array(Set(requests.map(\.stream))).sorted()
         let ids = Array(Set(requests.flatMap { $0.messageIDs.compactMap { $0 } }))
-        var reads: [(sql: String, parameters: [PostgresValue])] = [("BEGIN", []), PostgresCatalog.loadStatement(names, locking: true)]
-        if !ids.isEmpty { reads.append(PostgresMessageIDs.lookupStatement(names: names, ids: ids, window: options.deduplicationWindow)) }
-        let read = try connection.pipeline(reads)
-        var states = PostgresCatalog.states(read[1])
-        var kept = ids.isEmpty ? [:] : PostgresMessageIDs.found(read[2])
+        let lock = PostgresCatalog.loadStatement(names, locking: true)
+        let remembered = names.compactMap { known[$0] }
+        outcome.quick =
+            ids.isEmpty && remembered.count == names.count && names.allSatisfy { contended[$0] == nil }
+            && !remembered.contains { PostgresRetention.readsBlocks($0.state) }
+        var states: [String: StreamState] = [:]
+        var versions: [String: Int64] = [:]
+        var kept: [String: [String: StoredMessageID]] = [:]
+        var statements: [(sql: String, parameters: [PostgresValue])] = [("BEGIN", []), lock]
+        if outcome.quick {
+            for (name, row) in zip(names, remembered) { (states[name], versions[name]) = (row.state, row.version) }
+        } else {
+            if !ids.isEmpty { statements.append(PostgresMessageIDs.lookupStatement(names: names, ids: ids, window: options.deduplicationWindow)) }
+            let read = try connection.pipeline(statements)
+            statements = []
+            states = PostgresCatalog.states(read[1])
+            versions = PostgresCatalog.versions(read[1])
+            kept = ids.isEmpty ? [:] : PostgresMessageIDs.found(read[2])
+            for name in names {
+                if let count = contended[name] { contended[name] = count > 1 ? count - 1 : nil }
+            }
+        }
         let before = states
         let now = options.clock()
         var events: [String: [(LogEvent.Kind, [UInt8])]] = [:]
@@ -105,14 +160,13 @@ final class PostgresWriter: QueueCommitter {
                 try PostgresMessageIDs.check(request, against: kept[request.stream] ?? [:])
                 try state.check(request, maximumEventBytes: options.maximumEventBytes, path: address.description)
             } catch {
-                refused[index] = true
-                request.completion(.failure(error))
+                outcome.refused[index] = error
                 continue
             }
             var state = states[request.stream]!
             let receipt = state.take(request, at: now)
             states[request.stream] = state
-            accepted.append((request, receipt, state))
+            outcome.accepted.append((request, receipt, state))
             events[request.stream, default: []] += request.payloads.map { (request.kind, $0) }
             for (offset, id) in request.messageIDs.enumerated() {
                 guard let id else { continue }
@@ -121,23 +175,34 @@ final class PostgresWriter: QueueCommitter {
                 newIDs.append(PostgresMessageIDs.Row(streamID: state.id, id: id, sequence: sequence, timestamp: receipt.timestamp))
             }
         }
+        if outcome.quick, !outcome.refused.isEmpty || requests.contains(where: \.payloads.isEmpty) {
+            // A check failed against rows that may be out of date, or an append stores nothing the
+            // insert could catch them with: decide it under the locks.
+            for name in names { known[name] = nil }
+            outcome = Outcome()
+            return try commit(requests, on: connection, into: &outcome)
+        }
         let recordIDs = PostgresMessageIDs.recordStatements(newIDs, moved: Array(states.values), window: options.deduplicationWindow)
         var rows: [PostgresBlocks.Row] = []
         var moved: [StreamState] = []
         for name in names {
-            guard var state = states[name], let old = before[name], state.lastSequence > old.lastSequence, let streamEvents = events[name] else { continue }
+            guard var state = states[name], let old = before[name], let version = versions[name], state.lastSequence > old.lastSequence,
+                let streamEvents = events[name]
+            else { continue }
             var next = old.lastSequence + 1
             let timestamp = state.lastTimestamp
             for block in encoder.encode(streamEvents) {
                 let header = BlockHeader(
                     firstSequence: next, lastSequence: next + UInt64(block.count) - 1, firstTimestamp: timestamp, lastTimestamp: timestamp,
                     count: block.count, codec: block.codec, rawSize: block.rawSize, crc: block.crc)
-                rows.append(PostgresBlocks.Row(streamID: state.id, header: header, bytes: block.bytes))
+                rows.append(PostgresBlocks.Row(streamID: state.id, version: version, header: header, bytes: block.bytes))
                 state.storedBytes += Int64(block.bytes.count)
                 next += UInt64(block.count)
             }
             moved.append(state)
         }
+        if known.count > Self.knownLimit { known = [:] }
+        for name in names where contended[name] == nil { known[name] = before[name].flatMap { state in versions[name].map { (state, $0) } } }
         var drops: [RetentionDrop] = []
         if moved.contains(where: PostgresRetention.readsBlocks) {
             try PostgresBlocks.insert(rows, on: connection)
@@ -145,23 +210,30 @@ final class PostgresWriter: QueueCommitter {
             for var state in moved {
                 if let dropped = try PostgresRetention.apply(&state, now: now, decoder: decoder, on: connection) { drops.append(dropped) }
                 try PostgresCatalog.updatePositions(state, on: connection)
+                known[state.name] = nil
             }
             try PostgresTail.notify(moved, on: connection)
-            committing = true
+            outcome.committing = true
             try connection.execute("COMMIT")
         } else {
-            var statements = rows.isEmpty ? [] : [PostgresBlocks.insertStatement(rows)]
+            if !rows.isEmpty { statements.append(PostgresBlocks.insertStatement(rows)) }
             statements += recordIDs
-            for state in moved {
-                var kept = state
-                kept.firstSequence = PostgresRetention.firstWithinCapacity(state)
-                statements.append(PostgresCatalog.moveStatement(state, first: kept.firstSequence))
-                if let dropped = PostgresRetention.drop(kept, before: state.firstSequence, limits: [.capacity]) { drops.append(dropped) }
+            var moves: [(state: StreamState, result: Int)] = []
+            for var state in moved {
+                let first = state.firstSequence
+                state.firstSequence = PostgresRetention.firstWithinCapacity(state)
+                moves.append((state, statements.count))
+                statements.append(PostgresCatalog.moveStatement(state, first: state.firstSequence))
+                if let dropped = PostgresRetention.drop(state, before: first, limits: [.capacity]) { drops.append(dropped) }
             }
             if !moved.isEmpty { statements.append(PostgresTail.notifyStatement(moved)) }
             statements.append(("COMMIT", []))
-            committing = true
-            try connection.pipeline(statements)
+            outcome.committing = true
+            let results = try connection.pipeline(statements)
+            for (state, result) in moves where contended[state.name] == nil {
+                // The stored bytes are known only to the server after a capacity dropped blocks.
+                known[state.name] = state.firstSequence == before[state.name]?.firstSequence ? (state, results[result].int64(0, 0)) : nil
+            }
         }
         // Only when lines are logged, as in the SQLite log (streamd sets it at debug level).
         if let observer = options.retentionObserver { for drop in drops { observer(drop) } }

@@ -221,4 +221,46 @@ struct SharedDatabaseTests {
         let events = try first.readAll("orders", from: .all)
         #expect(events.count == 101 && events.map(\.sequence) == Array(1...101))
     }
+
+    /// A log numbers a stream it wrote last from what it wrote, in one round trip: whatever another log
+    /// did to the stream since (appends, a policy, a truncation, a conditional append it lost) is seen,
+    /// and the append is numbered again from the stream as it is.
+    @Test func aLogNumbersFromTheStreamAsItIsAfterAnotherMovedIt() throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let first = try PostgresLog(PostgresAddress(url))
+        let second = try PostgresLog(PostgresAddress(url))
+        defer { first.close(); second.close() }
+        try first.createStream("turns", policy: StreamPolicy())
+        var expected: [[UInt8]] = []
+        for turn in 0..<30 {
+            let log = turn % 3 == 2 ? second : first
+            let payloads = (0..<(turn % 4 + 1)).map { [UInt8(turn), UInt8($0)] }
+            let receipt = try log.append(contentsOf: payloads, to: "turns")
+            #expect(receipt.firstSequence == UInt64(expected.count + 1), "turn \(turn)")
+            expected += payloads
+        }
+        // The other log sets a capacity, then truncates: the next append here keeps both.
+        try second.updatePolicy(of: "turns", to: StreamPolicy(capacity: .last(40)))
+        try first.append([100], to: "turns")
+        expected.append([100])
+        #expect(try first.streamInfo("turns")?.firstSequence == UInt64(expected.count - 39))
+        let kept = UInt64(expected.count - 4)
+        try second.truncate("turns", before: kept)
+        try first.append([101], to: "turns")
+        expected.append([101])
+        // A conditional append expecting what the other log made the stream is taken, not refused.
+        let last = try second.append([102], to: "turns").lastSequence
+        expected.append([102])
+        let receipt = try first.append(.value, [[103]], messageIDs: [], to: "turns", expectingLastSequence: last)
+        #expect(receipt.firstSequence == last + 1)
+        expected.append([103])
+        #expect(throws: EventLogError.self) { try first.append(.value, [[104]], messageIDs: [], to: "turns", expectingLastSequence: last) }
+        for log in [first, second] {
+            let events = try log.readAll("turns", from: .all)
+            #expect(events.map(\.payload) == Array(expected[Int(kept - 1)...]))
+            #expect(events.map(\.sequence) == Array(kept...UInt64(expected.count)))
+            #expect(try log.streamInfo("turns")?.firstSequence == kept)
+        }
+        #expect(try first.verify().isClean)
+    }
 }

@@ -23,9 +23,23 @@ enum PostgresCatalog {
         return states(try connection.execute(sql, parameters))
     }
 
-    /// The statement `load(_:on:locking:)` runs.
+    /// The statement `load(_:on:locking:)` runs; its rows end with each row's version (see `versions`).
     static func loadStatement(_ names: [String], locking: Bool) -> (sql: String, parameters: [PostgresValue]) {
-        ("SELECT \(columns) FROM streamd.streams WHERE name = ANY($1) ORDER BY name\(locking ? " FOR UPDATE" : "")", [.textArray(names)])
+        (
+            "SELECT \(columns), \(version) FROM streamd.streams WHERE name = ANY($1) ORDER BY name\(locking ? " FOR UPDATE" : "")",
+            [.textArray(names)]
+        )
+    }
+
+    /// A stream row's version: the id of the transaction that wrote it last (its `xmin`), which every
+    /// change to the row (an append, retention, truncation, a policy) replaces.
+    static let version = "xmin::text::int8"
+
+    /// The row versions of a `loadStatement`'s rows, by name.
+    static func versions(_ rows: PostgresResult) -> [String: Int64] {
+        var found: [String: Int64] = [:]
+        for row in 0..<rows.count { found[rows.text(row, 1)] = rows.int64(row, 13) }
+        return found
     }
 
     /// The rows of a `loadStatement`, by name.
@@ -74,13 +88,14 @@ enum PostgresCatalog {
 
     /// The statement that deletes the blocks of `state`'s stream that end before `first` and writes its
     /// positions, `first` among them; its stored bytes are `state`'s less those of the deleted blocks.
+    /// It returns the row's new version.
     static func moveStatement(_ state: StreamState, first: UInt64) -> (sql: String, parameters: [PostgresValue]) {
         (
             """
             WITH gone AS (DELETE FROM streamd.blocks WHERE stream_id = $1 AND last_seq < $2 RETURNING length(payload) AS bytes)
             UPDATE streamd.streams SET first_seq = $2, last_seq = $3, last_ts = $4,
                 stored_bytes = $5 - (SELECT coalesce(sum(bytes), 0) FROM gone), terminal_kind = $6
-            WHERE id = $1
+            WHERE id = $1 RETURNING \(version)
             """,
             [.int64(state.id), .int64(Int64(first)), .int64(Int64(state.lastSequence)), .int64(state.lastTimestamp), .int64(state.storedBytes),
              .int16(Int16(state.terminal))]
