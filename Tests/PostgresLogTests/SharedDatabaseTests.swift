@@ -181,6 +181,35 @@ struct SharedDatabaseTests {
         #expect(try log.append([2], to: "cut").firstSequence == 2)
         #expect(try log.readAll("cut", from: .all).map(\.sequence) == [1, 2])
     }
+    /// A statement the server refuses inside the commit fails the batch with the server's reason, stores
+    /// nothing of it (on the first round trip or after the row locks alike), and the log goes on.
+    @Test func aStatementRefusedInsideTheCommitStoresNothingAndTheLogGoesOn() throws {
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        let database = String(url.split(separator: "/").last!)
+        let log = try PostgresLog(PostgresAddress(url))
+        defer { log.close() }
+        try log.createStream("guarded", policy: StreamPolicy())
+        try server.sql(
+            """
+            CREATE FUNCTION refuse_three() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN IF NEW.count = 3 THEN RAISE EXCEPTION 'blocks of three are refused here'; END IF; RETURN NEW; END $$;
+            CREATE TRIGGER refuse_three BEFORE INSERT ON streamd.blocks FOR EACH ROW EXECUTE FUNCTION refuse_three();
+            """, database: database)
+        try log.append([1], to: "guarded")
+        // The first refusal comes in the one round trip of a stream this log wrote last; the second
+        // after the row locks, since a failed batch forgets what the log knew.
+        for _ in 0..<2 {
+            let refusal = expectLogError(.postgres) { _ = try log.append(contentsOf: [[2], [3], [4]], to: "guarded") }
+            #expect(refusal?.message.contains("blocks of three are refused here") == true)
+            #expect(refusal?.sqlState == "P0001")
+            #expect(try log.streamInfo("guarded")?.lastSequence == 1, "nothing of the refused batch was stored")
+        }
+        #expect(try log.append(contentsOf: [[2], [3]], to: "guarded").firstSequence == 2)
+        #expect(try log.append([4], to: "guarded").firstSequence == 4)
+        #expect(try log.readAll("guarded", from: .all).map(\.payload) == [[1], [2], [3], [4]])
+    }
+
     /// Message ids are checked in the database, under the stream's row lock: an id stored through one
     /// log is refused through the other, naming its original, and of logs racing to store the same
     /// ids each id is stored once.
