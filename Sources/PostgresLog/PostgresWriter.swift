@@ -57,6 +57,9 @@ final class PostgresWriter: QueueCommitter {
         var quick = false
         /// Whether the statements that end with the commit were sent.
         var committing = false
+        /// What the server warned of while committing: a commit whose wait for its synchronous standby
+        /// was cancelled is stored on the primary alone.
+        var warnings: [String] = []
     }
 
     /// Commits `jobs`; with `retrying`, a batch whose connection broke before its commit was sent
@@ -106,6 +109,16 @@ final class PostgresWriter: QueueCommitter {
         }
         answer(outcome.refused, of: jobs)
         tail.committed(outcome.accepted.map { PostgresTail.LocalCommit(receipt: $0.receipt, kind: $0.request.kind, payloads: $0.request.payloads, stream: $0.stream) })
+        guard outcome.warnings.isEmpty else {
+            // Stored, and readers see it, but not as durable as an acknowledgement promises: say so,
+            // so that a publisher sends it again (its message ids find the stored events).
+            let failure = EventLogError(
+                .unavailable,
+                "PostgreSQL at \(address) stored the append but warned while committing it (\(outcome.warnings.joined(separator: "; "))), so it was not acknowledged; it may be lost should the server fail before a standby has it. Publish it again with the same message ids: they are answered with the stored events.",
+                sql: "COMMIT")
+            for item in outcome.accepted { item.request.completion(.failure(failure.naming(stream: item.request.stream))) }
+            return
+        }
         for item in outcome.accepted { item.request.completion(.success(item.receipt)) }
     }
 
@@ -215,6 +228,7 @@ final class PostgresWriter: QueueCommitter {
             try PostgresTail.notify(moved, on: connection)
             outcome.committing = true
             try connection.execute("COMMIT")
+            outcome.warnings = connection.warnings
         } else {
             if !rows.isEmpty { statements.append(PostgresBlocks.insertStatement(rows)) }
             statements += recordIDs
@@ -230,6 +244,7 @@ final class PostgresWriter: QueueCommitter {
             statements.append(("COMMIT", []))
             outcome.committing = true
             let results = try connection.pipeline(statements)
+            outcome.warnings = connection.warnings
             for (state, result) in moves where contended[state.name] == nil {
                 // The stored bytes are known only to the server after a capacity dropped blocks.
                 known[state.name] = state.firstSequence == before[state.name]?.firstSequence ? (state, results[result].int64(0, 0)) : nil

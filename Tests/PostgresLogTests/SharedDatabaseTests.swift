@@ -62,7 +62,10 @@ struct SharedDatabaseTests {
         defer { observation.cancel() }
         try publisher.append([1], to: "cut")
         #expect(pollUntil(timeout: patience) { seen.withLock { $0 } == [1] })
-        // Every listener of the database loses its connection, and with it the notifications rung meanwhile.
+        // Every listener of the database loses its connection, and with it the notifications rung
+        // meanwhile (each log's listener connects on its own thread: both are waited for first).
+        let listeners = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'streamd listener'"
+        #expect(pollUntil(timeout: patience) { (try? server.sql(listeners))?.trimmingCharacters(in: .whitespacesAndNewlines) == "2" })
         let cut = try server.sql(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'streamd listener'")
         #expect(cut.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
@@ -175,9 +178,13 @@ struct SharedDatabaseTests {
         defer { log.close() }
         try log.createStream("cut", policy: StreamPolicy())
         try log.append([1], to: "cut")
-        let cut = try server.sql(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'streamd'")
-        #expect(Int(cut.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0 >= 1)
+        let pids = try server.sql("SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'streamd'")
+            .split(separator: "\n").joined(separator: ", ")
+        #expect(!pids.isEmpty)
+        try server.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid IN (\(pids))")
+        // pg_terminate_backend only signals: the connections broke once their sessions are gone.
+        let remaining = "SELECT count(*) FROM pg_stat_activity WHERE pid IN (\(pids))"
+        #expect(pollUntil(timeout: patience) { (try? server.sql(remaining))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0" })
         #expect(try log.append([2], to: "cut").firstSequence == 2)
         #expect(try log.readAll("cut", from: .all).map(\.sequence) == [1, 2])
     }

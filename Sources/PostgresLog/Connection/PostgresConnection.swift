@@ -17,6 +17,9 @@ final class PostgresConnection {
     private let connection: OpaquePointer
     /// The server as the URL names it, without the password, for messages.
     let address: PostgresAddress
+    /// The warnings the server sent during the last `execute` or `pipeline`, each its message and
+    /// detail: say, that a commit's wait for its synchronous standby was cancelled.
+    private(set) var warnings: [String] = []
     /// The statements prepared on this connection, by text and parameter types, with their names.
     private var prepared: [Statement: String] = [:]
     /// How many statements a connection prepares; statements past it run unprepared. The log's own
@@ -54,9 +57,21 @@ final class PostgresConnection {
                 .unavailable,
                 "cannot connect to PostgreSQL at \(address): \(reason); check that the server runs and that the URL's host, port, user, password and database are right.")
         }
-        // Server notices (say, DROP ... IF EXISTS finding nothing) are not for the daemon's output.
-        PQsetNoticeProcessor(made, { _, _ in }, nil)
         connection = made
+        // Server notices (say, DROP ... IF EXISTS finding nothing) are not for the daemon's output;
+        // warnings are kept for the caller.
+        PQsetNoticeReceiver(
+            made,
+            { context, notice in
+                guard let context, let notice else { return }
+                Unmanaged<PostgresConnection>.fromOpaque(context).takeUnretainedValue().received(notice)
+            }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    private func received(_ notice: OpaquePointer) {
+        func field(_ code: UInt8) -> String? { PQresultErrorField(notice, Int32(code)).map { String(cString: $0) } }
+        guard field(UInt8(ascii: "V")) == "WARNING", let message = field(UInt8(ascii: "M")) else { return }
+        warnings.append([message, field(UInt8(ascii: "D"))].compactMap { $0 }.joined(separator: " "))
     }
 
     deinit { PQfinish(connection) }
@@ -82,6 +97,7 @@ final class PostgresConnection {
     /// Runs `sql` with `parameters` ($1, $2, …) and returns its rows.
     @discardableResult
     func execute(_ sql: String, _ parameters: [PostgresValue] = []) throws(EventLogError) -> PostgresResult {
+        warnings = []
         let name = try preparedName(sql, parameters)
         let result = Self.withParameters(parameters) { types, values, lengths, formats in
             if let name {
@@ -113,6 +129,7 @@ final class PostgresConnection {
             throw EventLogError(.postgres, "cannot send statements together to PostgreSQL at \(address): \(Self.trimmed(PQerrorMessage(connection))).")
         }
         defer { PQexitPipelineMode(connection) }
+        warnings = []
         // Statements new to the connection are prepared in the same round trip, just before they run.
         var preparing: [Int: (Statement, String)] = [:]
         for (index, (sql, parameters)) in statements.enumerated() {
