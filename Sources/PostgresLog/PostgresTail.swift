@@ -9,7 +9,9 @@ import Synchronization
 /// the last sequence it delivered, and on any sign of news reads the stream's blocks after it:
 /// - this process's commits, which the writer hands over with their events (delivered from memory
 ///   when they follow on directly, so no read is needed);
-/// - a `NOTIFY streamd` from any process's commit, heard on a connection of its own that `LISTEN`s;
+/// - a `NOTIFY streamd` from another process's commit, heard on a connection of its own that
+///   `LISTEN`s (this process's writer rings too, for the others, and is not heard: its commits come
+///   from memory, and may ring before the writer has handed them over);
 /// - a look at the watched streams' rows every `pollInterval`, and at once after the listening
 ///   connection was lost and made again, for notifications that never came.
 /// It runs on a thread of its own, woken through a pipe or by the listening socket.
@@ -41,6 +43,8 @@ final class PostgresTail: Sendable {
         var watched: [String: Watch] = [:]
         var local: [LocalCommit] = []
         var closed = false
+        /// The server process of this process's writer connection, whose notifications are its own.
+        var writer: Int32?
     }
 
     private let address: PostgresAddress
@@ -100,6 +104,20 @@ final class PostgresTail: Sendable {
         if any { wake() }
     }
 
+    /// The writer connected, as server process `pid`.
+    func writerConnected(_ pid: Int32) {
+        state.withLock { $0.writer = pid }
+    }
+
+    /// The writer lost its connection while committing to `streams`, which may or may not have
+    /// moved: read them.
+    func recheck(_ streams: [String]) {
+        state.withLock { state in
+            for name in streams { state.watched[name]?.stale = true }
+        }
+        wake()
+    }
+
     func close() {
         state.withLock { $0.closed = true }
         wake()
@@ -138,7 +156,8 @@ final class PostgresTail: Sendable {
             while read(wakeRead, &drain, drain.count) > 0 {}
             if state.withLock({ $0.closed }) { return }
             if let listener, let heard = try? listener.notifications() {
-                for (_, payload) in heard { markStale(payload) }
+                let writer = state.withLock { $0.writer }
+                for (_, payload, sender) in heard where sender != writer { markStale(payload) }
             }
             if ContinuousClock.now >= nextPoll {
                 markStaleFromRows()

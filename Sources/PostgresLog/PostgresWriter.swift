@@ -42,6 +42,7 @@ final class PostgresWriter: QueueCommitter {
         self.encoder = encoder
         self.decoder = decoder
         self.tail = tail
+        tail.writerConnected(connection.backendPID)
     }
 
     func process(_ jobs: [AppendRequest]) {
@@ -99,6 +100,7 @@ final class PostgresWriter: QueueCommitter {
                 return
             }
             if failure.code == .unavailable, outcome.committing {
+                tail.recheck(jobs.map(\.stream))
                 failure = EventLogError(
                     .unavailable,
                     "the connection to PostgreSQL at \(address) broke while the append was being committed, so it may or may not be stored; read the stream to see, then append again if it is missing.",
@@ -258,6 +260,7 @@ final class PostgresWriter: QueueCommitter {
         if let connection, connection.isUsableAfterIdling { return connection }
         let made = try PostgresConnection(address)
         connection = made
+        tail.writerConnected(made.backendPID)
         return made
     }
 }

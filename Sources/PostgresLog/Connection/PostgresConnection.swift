@@ -218,14 +218,18 @@ final class PostgresConnection {
         }
     }
 
-    /// The notifications that arrived, after reading what the socket holds (never waits).
-    func notifications() throws(EventLogError) -> [(channel: String, payload: String)] {
+    /// The server process serving this connection.
+    var backendPID: Int32 { PQbackendPID(connection) }
+
+    /// The notifications that arrived, after reading what the socket holds (never waits), each with
+    /// the server process of the session that sent it.
+    func notifications() throws(EventLogError) -> [(channel: String, payload: String, sender: Int32)] {
         guard PQconsumeInput(connection) == 1 else {
             throw EventLogError(.unavailable, "the connection to PostgreSQL at \(address) broke: \(Self.trimmed(PQerrorMessage(connection))).")
         }
-        var found: [(String, String)] = []
+        var found: [(String, String, Int32)] = []
         while let notification = PQnotifies(connection) {
-            found.append((String(cString: notification.pointee.relname), String(cString: notification.pointee.extra)))
+            found.append((String(cString: notification.pointee.relname), String(cString: notification.pointee.extra), notification.pointee.be_pid))
             PQfreemem(notification)
         }
         return found
