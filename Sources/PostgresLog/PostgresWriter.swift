@@ -247,9 +247,10 @@ final class PostgresWriter: QueueCommitter {
             outcome.committing = true
             let results = try connection.pipeline(statements)
             outcome.warnings = connection.warnings
-            for (state, result) in moves where contended[state.name] == nil {
-                // The stored bytes are known only to the server after a capacity dropped blocks.
-                known[state.name] = state.firstSequence == before[state.name]?.firstSequence ? (state, results[result].int64(0, 0)) : nil
+            for (var state, result) in moves where contended[state.name] == nil {
+                // The server counted the bytes of the blocks a capacity dropped.
+                state.storedBytes = results[result].int64(0, 1)
+                known[state.name] = (state, results[result].int64(0, 0))
             }
         }
         // Only when lines are logged, as in the SQLite log (streamd sets it at debug level).

@@ -262,7 +262,8 @@ struct SharedDatabaseTests {
     /// did to the stream since (appends, a policy, a truncation, a conditional append it lost) is seen,
     /// and the append is numbered again from the stream as it is.
     @Test func aLogNumbersFromTheStreamAsItIsAfterAnotherMovedIt() throws {
-        let url = try PostgresServer.shared.get().makeDatabase()
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
         let first = try PostgresLog(PostgresAddress(url))
         let second = try PostgresLog(PostgresAddress(url))
         defer { first.close(); second.close() }
@@ -277,20 +278,26 @@ struct SharedDatabaseTests {
         }
         // The other log sets a capacity, then truncates: the next append here keeps both.
         try second.updatePolicy(of: "turns", to: StreamPolicy(capacity: .last(40)))
-        try first.append([100], to: "turns")
-        expected.append([100])
-        #expect(try first.streamInfo("turns")?.firstSequence == UInt64(expected.count - 39))
+        for index in 100..<110 {
+            try first.append([UInt8(index)], to: "turns")
+            expected.append([UInt8(index)])
+            #expect(try first.streamInfo("turns")?.firstSequence == UInt64(expected.count - 39))
+        }
+        // Each of those commits dropped blocks past the capacity: the row's stored bytes still count
+        // exactly the blocks left.
+        let counted = "SELECT s.stored_bytes = sum(length(b.payload)) FROM streamd.streams s JOIN streamd.blocks b ON b.stream_id = s.id GROUP BY s.id"
+        #expect(try server.sql(counted, database: String(url.split(separator: "/").last!)) == "t\n")
         let kept = UInt64(expected.count - 4)
         try second.truncate("turns", before: kept)
-        try first.append([101], to: "turns")
-        expected.append([101])
+        try first.append([110], to: "turns")
+        expected.append([110])
         // A conditional append expecting what the other log made the stream is taken, not refused.
-        let last = try second.append([102], to: "turns").lastSequence
-        expected.append([102])
-        let receipt = try first.append(.value, [[103]], messageIDs: [], to: "turns", expectingLastSequence: last)
+        let last = try second.append([111], to: "turns").lastSequence
+        expected.append([111])
+        let receipt = try first.append(.value, [[112]], messageIDs: [], to: "turns", expectingLastSequence: last)
         #expect(receipt.firstSequence == last + 1)
-        expected.append([103])
-        #expect(throws: EventLogError.self) { try first.append(.value, [[104]], messageIDs: [], to: "turns", expectingLastSequence: last) }
+        expected.append([112])
+        #expect(throws: EventLogError.self) { try first.append(.value, [[113]], messageIDs: [], to: "turns", expectingLastSequence: last) }
         for log in [first, second] {
             let events = try log.readAll("turns", from: .all)
             #expect(events.map(\.payload) == Array(expected[Int(kept - 1)...]))

@@ -10,7 +10,7 @@ import Testing
 /// in a warning, and the log answers the append with a retryable error instead of an acknowledgement.
 @Suite(.enabled(if: postgresAvailable, "needs root and Debian's postgresql package"))
 struct SynchronousStandbyTests {
-    @Test func aCommitWhoseStandbyWaitIsCancelledIsStoredButNotAcknowledged() async throws {
+    @Test func aCommitWhoseStandbyWaitIsCancelledIsStoredButNotAcknowledged() throws {
         let server = try PostgresServer()
         defer { server.stop() }
         let url = try server.makeDatabase()
@@ -18,29 +18,35 @@ struct SynchronousStandbyTests {
         defer { log.close() }
         try log.createStream("waits", policy: StreamPolicy())
         try log.append([1], to: "waits")
-        // From now on every commit waits for a synchronous standby that never comes.
+        // From now on every commit waits for a synchronous standby that never comes (until the end,
+        // whatever happens, so that no commit is left waiting).
         try server.sql("ALTER SYSTEM SET synchronous_standby_names = 'absent'")
         try server.sql("SELECT pg_reload_conf()")
-        let append = Task {
-            try await onOwnThread { try log.append(.value, [[2]], messageIDs: ["two"], to: "waits", expectingLastSequence: nil) }
+        var waitsForStandby = true
+        defer {
+            if waitsForStandby {
+                _ = try? server.sql("ALTER SYSTEM RESET synchronous_standby_names")
+                _ = try? server.sql("SELECT pg_reload_conf()")
+            }
         }
+        // On a thread of its own: the concurrency pool may be held by other tests for minutes.
+        let append = BackgroundWork { try log.append(.value, [[2]], messageIDs: ["two"], to: "waits", expectingLastSequence: nil) }
         let waiting = "SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep'"
         #expect(pollUntil(timeout: patience) { (try? server.sql(waiting))?.isEmpty == false }, "the commit waits for the standby")
         try server.sql("SELECT pg_cancel_backend(pid) FROM (\(waiting)) AS w")
-        let refusal: EventLogError? = await {
-            do {
-                let receipt = try await append.value
-                Issue.record("the append was acknowledged: \(receipt)")
-                return nil
-            } catch {
-                return error as? EventLogError
-            }
-        }()
+        var refusal: EventLogError?
+        do {
+            let receipt = try append.result(within: patience / .seconds(1))
+            Issue.record("the append was acknowledged: \(receipt)")
+        } catch {
+            refusal = error as? EventLogError
+        }
         #expect(refusal?.code == .unavailable)
         #expect(refusal?.message.contains("stored the append but warned while committing it (canceling wait for synchronous replication") == true, "\(String(describing: refusal))")
         #expect(refusal?.stream == "waits")
         try server.sql("ALTER SYSTEM RESET synchronous_standby_names")
         try server.sql("SELECT pg_reload_conf()")
+        waitsForStandby = false
         // It is stored, and publishing it again with its id is answered with it.
         #expect(try log.readAll("waits", from: .all).map(\.payload) == [[1], [2]])
         let again = expectLogError(.duplicateMessageID) {

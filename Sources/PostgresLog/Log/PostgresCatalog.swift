@@ -88,14 +88,14 @@ enum PostgresCatalog {
 
     /// The statement that deletes the blocks of `state`'s stream that end before `first` and writes its
     /// positions, `first` among them; its stored bytes are `state`'s less those of the deleted blocks.
-    /// It returns the row's new version.
+    /// It returns the row's new version and stored bytes.
     static func moveStatement(_ state: StreamState, first: UInt64) -> (sql: String, parameters: [PostgresValue]) {
         (
             """
             WITH gone AS (DELETE FROM streamd.blocks WHERE stream_id = $1 AND last_seq < $2 RETURNING length(payload) AS bytes)
             UPDATE streamd.streams SET first_seq = $2, last_seq = $3, last_ts = $4,
                 stored_bytes = $5 - (SELECT coalesce(sum(bytes), 0) FROM gone), terminal_kind = $6
-            WHERE id = $1 RETURNING \(version)
+            WHERE id = $1 RETURNING \(version), stored_bytes
             """,
             [.int64(state.id), .int64(Int64(first)), .int64(Int64(state.lastSequence)), .int64(state.lastTimestamp), .int64(state.storedBytes),
              .int16(Int16(state.terminal))]
