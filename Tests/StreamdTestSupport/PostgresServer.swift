@@ -52,7 +52,9 @@ public final class PostgresServer: @unchecked Sendable {
     ///   - settings: server settings (`-c name=value`) beside the defaults here.
     ///   - standbyOf: makes this server a streaming standby of that one (`pg_basebackup -R`) instead
     ///     of a cluster of its own.
-    public init(settings: [String: String] = [:], standbyOf primary: PostgresServer? = nil) throws {
+    ///   - namespace: runs the server in this network namespace (`ip netns exec`); it is reached on
+    ///     its Unix socket as ever, and over TCP at the namespace's addresses (`listen_addresses`).
+    public init(settings: [String: String] = [:], standbyOf primary: PostgresServer? = nil, namespace: NetworkNamespace? = nil) throws {
         if let reason = Self.unavailableReason { throw TestFailure(reason) }
         directory = try ShortTemporaryDirectory()
         guard let owner = getpwnam("postgres") else { throw TestFailure("no postgres user") }
@@ -67,8 +69,9 @@ public final class PostgresServer: @unchecked Sendable {
         var all = ["listen_addresses": "", "fsync": "off", "unix_socket_directories": directory.path, "max_connections": "200"]
         all.merge(settings) { $1 }
         let options = all.sorted { $0.key < $1.key }.flatMap { ["-c", "\($0.key)=\($0.value)"] }
-        server = try ToolProcess(
-            path: "/usr/sbin/runuser", ["-u", "postgres", "--", "\(Self.binaries)/postgres", "-D", directory.path + "/data", "-p", "\(port)"] + options)
+        let command = ["/usr/sbin/runuser", "-u", "postgres", "--", "\(Self.binaries)/postgres", "-D", directory.path + "/data", "-p", "\(port)"] + options
+        let launched = namespace.map { ["/usr/sbin/ip", "netns", "exec", $0.name] + command } ?? command
+        server = try ToolProcess(path: launched[0], Array(launched.dropFirst()))
         let ready = pollUntil(timeout: patience) {
             (try? Self.asPostgres("pg_isready", ["-h", self.directory.path, "-p", "\(self.port)", "-U", "streamd", "-d", "postgres"]).status) == 0
         }
