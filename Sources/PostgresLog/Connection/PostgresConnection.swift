@@ -9,9 +9,9 @@ import Glibc
 /// Statements go with binary parameters and come back with binary results (`PostgresResult`), so
 /// integers and `bytea` cross without text conversion. Each statement is prepared on the connection
 /// the first time it runs (by its text and parameter types, up to `preparedLimit` of them) and only
-/// executed after that: the server parses and plans it once per connection, not once per run. A failure throws `EventLogError`: `.unavailable`
-/// when the connection is gone (the server stopped, a failover), `.postgres` with the SQLSTATE
-/// otherwise, and the message is a sentence naming what failed.
+/// executed after that: the server parses and plans it once per connection, not once per run. A
+/// failure throws `EventLogError`: `.unavailable` when the connection is gone (the server stopped, a
+/// failover), `.postgres` with the SQLSTATE otherwise, and the message is a sentence naming what failed.
 /// Thread-safety: not Sendable; one thread uses a connection at a time (its owner).
 final class PostgresConnection {
     private let connection: OpaquePointer
