@@ -265,6 +265,14 @@ final class PostgresConnection {
             error.sqlState = state
             return error
         }
+        if state == "53100" {
+            var error = EventLogError(
+                .diskFull,
+                "PostgreSQL at \(address) has no room left on its disk (\(primary)), so nothing of this was stored: free space on the database server's disk (streams deleted or truncated give theirs back once PostgreSQL vacuums them); publishing works again as soon as there is room.",
+                sql: sql)
+            error.sqlState = state
+            return error
+        }
         var error = EventLogError(.postgres, "PostgreSQL at \(address) refused a statement: \(primary).", sql: sql)
         error.sqlState = state
         return error
