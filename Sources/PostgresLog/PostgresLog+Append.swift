@@ -47,9 +47,9 @@ extension PostgresLog {
     package var checksMessageIDs: Bool { true }
 
     /// The message ids `stream` keeps with its last `options.deduplicationWindow` events, oldest first.
-    package func rememberedMessageIDs(of stream: String) throws -> [StoredMessageID] {
+    package func rememberedMessageIDs(of stream: String, among ids: [String]?) throws -> [StoredMessageID] {
         try pool.withConnection { connection in
-            try PostgresMessageIDs.remembered(by: stream, window: options.deduplicationWindow, on: connection)
+            try PostgresMessageIDs.remembered(by: stream, window: options.deduplicationWindow, among: ids, on: connection)
         }
     }
 

@@ -16,6 +16,23 @@ import Testing
         #expect(window.count == 3)
         #expect(window.original(of: "id-1") == nil && window.original(of: "id-2") == nil)
         #expect(window.original(of: "id-5")?.sequence == 5)
+        #expect(!window.mayHaveForgotten, "what left the window left the log's too")
+    }
+
+    @Test func anIdForgottenForLackOfRoomMayStillBeInTheLogUntilItsEventLeavesTheWindow() {
+        var window = DeduplicationWindow(capacity: 100, byteLimit: 3 * DeduplicationWindow.cost(of: "id-1"))
+        for index in 1...5 { window.remember("id-\(index)", sequence: UInt64(index), timestamp: 0) }
+        #expect(window.original(of: "id-2") == nil)
+        #expect(window.mayHaveForgotten, "id-2's event is among the last 100")
+        window.remember("id-110", sequence: 110, timestamp: 0)
+        #expect(!window.mayHaveForgotten, "id-2's event left the last 100")
+        var trimmed = DeduplicationWindow(capacity: 100)
+        for index in 1...5 { trimmed.remember("id-\(index)", sequence: UInt64(index), timestamp: 0) }
+        #expect(!trimmed.mayHaveForgotten)
+        trimmed.forgetOldest(bytes: 1)
+        #expect(trimmed.mayHaveForgotten, "a hub's trim forgets for lack of room too")
+        trimmed.forgetAll()
+        #expect(!trimmed.mayHaveForgotten)
     }
 }
 

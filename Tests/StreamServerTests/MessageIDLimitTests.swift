@@ -62,6 +62,33 @@ import Testing
     }
 }
 
+/// An id the window forgot for lack of room while its event is still among the stream's last
+/// `deduplicationWindow` is kept by the log, which the hub asks: the retry is not stored again.
+@Suite struct ForgottenMessageIDTests {
+    @Test func anIdForgottenForLackOfRoomIsStillAnsweredWithItsOriginal() throws {
+        let (hub, storage) = try makeHub { $0.deduplicationWindowBytes = 16 * 1024 }
+        let client = try TestClient.connected(to: hub)
+        let id = { (index: Int) in "order-\(index)-" + String(repeating: "i", count: 100) }
+        let entries = (0..<1_000).map { ClientMessage.PublishBatch.Entry(messageID: id($0), payload: [UInt8(truncatingIfNeeded: $0)]) }
+        guard case .publishedBatch = try client.request(.publishBatch(.init(stream: "ids", entries: entries))) else {
+            throw TestFailure("the batch failed")
+        }
+        // 16 KiB hold some 80 of these ids: the first is long forgotten here, not by the log.
+        #expect(hub.entry(for: "ids").window.withLock { $0.original(of: id(0)) } == nil)
+        let retried = try client.request(.publish(.init(stream: "ids", messageID: id(0), payload: [0])))
+        guard case let .published(sequence, _, duplicate) = retried else { throw TestFailure("the retry failed: \(retried)") }
+        #expect(sequence == 1 && duplicate)
+        // In a batch too, beside an id the window still holds and a new one.
+        let batch: [ClientMessage.PublishBatch.Entry] = [
+            .init(messageID: id(1), payload: [1]), .init(messageID: id(999), payload: [2]), .init(messageID: "new", payload: [3]),
+        ]
+        let reply = try client.request(.publishBatch(.init(stream: "ids", entries: batch)))
+        guard case let .publishedBatch(answered, _) = reply else { throw TestFailure("the batch failed: \(reply)") }
+        #expect(answered == [.init(sequence: 2, duplicate: true), .init(sequence: 1_000, duplicate: true), .init(sequence: 1_001)])
+        #expect(try storage.log.streamInfo("ids")?.lastSequence == 1_001)
+    }
+}
+
 extension ServerMessage {
     fileprivate var isPublished: Bool {
         if case .published = self { return true }

@@ -4,9 +4,9 @@ extension EventLog {
     package var checksMessageIDs: Bool { false }
 
     /// The message ids `stream` stored with its last `options.deduplicationWindow` events, oldest
-    /// first (none for a missing stream). Every append acknowledged before the call is counted: the
-    /// writer stores what the journal holds first.
-    package func rememberedMessageIDs(of stream: String) throws -> [StoredMessageID] {
+    /// first (none for a missing stream); with `among`, only those of them. Every append acknowledged
+    /// before the call is counted: the writer stores what the journal holds first.
+    package func rememberedMessageIDs(of stream: String, among ids: [String]?) throws -> [StoredMessageID] {
         try administer(transactional: false) { writer in
             let state: StreamState
             do {
@@ -14,7 +14,7 @@ extension EventLog {
             } catch let error as EventLogError where error.code == .streamNotFound {
                 return []
             }
-            return try MessageIDStore.remembered(by: state, window: writer.options.deduplicationWindow, on: writer.connection)
+            return try MessageIDStore.remembered(by: state, window: writer.options.deduplicationWindow, among: ids, on: writer.connection)
         }
     }
 }

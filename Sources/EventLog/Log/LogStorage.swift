@@ -45,6 +45,13 @@ extension EventLog: LogStorage {
 /// through a completion, the live tail without a thread hop, and the operator's commands.
 ///
 /// Thread-safety: as `LogStorage`.
+extension ServedLog {
+    /// All the message ids `stream` keeps (see `rememberedMessageIDs(of:among:)`).
+    package func rememberedMessageIDs(of stream: String) throws -> [StoredMessageID] {
+        try rememberedMessageIDs(of: stream, among: nil)
+    }
+}
+
 package protocol ServedLog: LogStorage {
     /// The options the log was opened with.
     var options: EventLogOptions { get }
@@ -78,8 +85,8 @@ package protocol ServedLog: LogStorage {
     /// otherwise its one process checks them, reading each stream's with `rememberedMessageIDs` once.
     var checksMessageIDs: Bool { get }
     /// The message ids `stream` stored with its last `options.deduplicationWindow` events, oldest
-    /// first, counting every append acknowledged before the call.
-    func rememberedMessageIDs(of stream: String) throws -> [StoredMessageID]
+    /// first, counting every append acknowledged before the call; with `among`, only those of them.
+    func rememberedMessageIDs(of stream: String, among ids: [String]?) throws -> [StoredMessageID]
     /// `read(_:from:_:)` for a reader that expects to take about `count` events (a subscriber filling
     /// its frames): a log that fetches blocks a page at a time sizes its first page to it.
     func read(_ stream: String, from position: StartPosition, expecting count: Int, _ body: (LogEventView) throws -> Bool) throws

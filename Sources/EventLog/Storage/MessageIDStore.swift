@@ -54,18 +54,36 @@ enum MessageIDStore {
         }
     }
 
-    /// The ids `state`'s stream stored among its last `window` events, oldest first.
-    static func remembered(by state: StreamState, window: Int, on connection: SQLiteConnection) throws(EventLogError) -> [StoredMessageID] {
-        let statement = try connection.statement(
-            "SELECT message_id, sequence, timestamp FROM message_ids WHERE stream_id = ? AND sequence > ? ORDER BY sequence")
-        statement.bind(1, state.id)
-        statement.bind(2, Int64(state.lastSequence > UInt64(window) ? state.lastSequence - UInt64(window) : 0))
-        defer { statement.reset() }
+    /// The ids `state`'s stream stored among its last `window` events, oldest first; with `among`,
+    /// only those of them (each looked up by its key).
+    static func remembered(
+        by state: StreamState, window: Int, among ids: [String]? = nil, on connection: SQLiteConnection
+    ) throws(EventLogError) -> [StoredMessageID] {
+        let after = Int64(state.lastSequence > UInt64(window) ? state.lastSequence - UInt64(window) : 0)
         var found: [StoredMessageID] = []
-        while try statement.step() {
-            found.append(StoredMessageID(id: statement.text(0), sequence: UInt64(max(0, statement.int64(1))), timestamp: statement.int64(2)))
+        func collect(_ statement: SQLiteStatement) throws(EventLogError) {
+            defer { statement.reset() }
+            while try statement.step() {
+                found.append(StoredMessageID(id: statement.text(0), sequence: UInt64(max(0, statement.int64(1))), timestamp: statement.int64(2)))
+            }
         }
-        return found
+        guard let ids else {
+            let statement = try connection.statement(
+                "SELECT message_id, sequence, timestamp FROM message_ids WHERE stream_id = ? AND sequence > ? ORDER BY sequence")
+            statement.bind(1, state.id)
+            statement.bind(2, after)
+            try collect(statement)
+            return found
+        }
+        let statement = try connection.statement(
+            "SELECT message_id, sequence, timestamp FROM message_ids WHERE stream_id = ? AND message_id = ? AND sequence > ?")
+        for id in Set(ids) {
+            statement.bind(1, state.id)
+            statement.bind(2, id)
+            statement.bind(3, after)
+            try collect(statement)
+        }
+        return found.sorted { $0.sequence < $1.sequence }
     }
 
     /// Forgets every id of stream `id` (deleted: its id may be given to a new stream).

@@ -66,14 +66,15 @@ enum PostgresMessageIDs {
         return statements
     }
 
-    /// The ids `stream` keeps within `window` events of its last, oldest first.
-    static func remembered(by stream: String, window: Int, on connection: PostgresConnection) throws(EventLogError) -> [StoredMessageID] {
+    /// The ids `stream` keeps within `window` events of its last, oldest first; with `among`, only
+    /// those of them.
+    static func remembered(by stream: String, window: Int, among ids: [String]?, on connection: PostgresConnection) throws(EventLogError) -> [StoredMessageID] {
         let rows = try connection.execute(
             """
             SELECT m.message_id, m.sequence, m.ts FROM streamd.message_ids m JOIN streamd.streams s ON s.id = m.stream_id
-            WHERE s.name = $1 AND m.sequence > s.last_seq - $2 ORDER BY m.sequence
+            WHERE s.name = $1 AND m.sequence > s.last_seq - $2 AND ($3::text[] IS NULL OR m.message_id = ANY($3::text[])) ORDER BY m.sequence
             """,
-            [.text(stream), .int64(Int64(window))])
+            [.text(stream), .int64(Int64(window)), ids.map { .textArray($0) } ?? .null])
         return (0..<rows.count).map { stored(rows, $0, from: 0) }
     }
 }

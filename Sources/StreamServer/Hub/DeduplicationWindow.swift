@@ -6,9 +6,11 @@ import EventLog
 /// this stream, and by the hub's `shared` budget over every stream. An id costs its UTF-8 length plus
 /// `overheadPerID`; a new id forgets this window's oldest ones until it fits its own limits. Its bytes
 /// are taken from `shared` even past that budget's limit: the hub then trims the largest windows
-/// (`forgetOldest(bytes:)`) right after the publish, outside this window's lock. The log stores the ids too: a window starts
-/// from what it kept (`load`), so a restart forgets none. Call `forgetAll()` before dropping a window,
-/// to give its bytes back to `shared`.
+/// (`forgetOldest(bytes:)`) right after the publish, outside this window's lock. The log stores the
+/// ids too: a window starts from what it kept (`load`), so a restart forgets none; and an id forgotten
+/// for lack of room while its event may still be among the last `capacity` is still in the log, which
+/// the hub asks whenever `mayHaveForgotten` says so. Call `forgetAll()` before dropping a window, to
+/// give its bytes back to `shared`.
 /// A value type; the hub keeps it under the stream's lock.
 struct DeduplicationWindow {
     struct Original: Equatable {
@@ -30,6 +32,9 @@ struct DeduplicationWindow {
     private(set) var bytes = 0
     /// Whether the ids the log kept were loaded.
     private(set) var isLoaded = false
+    /// The latest sequence whose id was forgotten for lack of room (0: none), and the latest remembered.
+    private var forgottenForRoom: UInt64 = 0
+    private var latest: UInt64 = 0
 
     init(capacity: Int, byteLimit: Int = .max, shared: ByteBudget? = nil) {
         self.capacity = max(0, capacity)
@@ -42,6 +47,10 @@ struct DeduplicationWindow {
 
     /// The original publish of `id`, if it is remembered.
     func original(of id: String) -> Original? { originals[id] }
+
+    /// Whether an id missing here may still be kept by the log: one was forgotten for lack of room
+    /// while its event was among the stream's last `capacity` (as far as this window has seen).
+    var mayHaveForgotten: Bool { forgottenForRoom > 0 && forgottenForRoom + UInt64(capacity) > latest }
 
     /// The bytes remembering `id` costs.
     static func cost(of id: String) -> Int { id.utf8.count + overheadPerID }
@@ -58,12 +67,14 @@ struct DeduplicationWindow {
         let cost = Self.cost(of: id)
         guard capacity > 0, cost <= byteLimit, originals[id] == nil else { return }
         while count > 0, count >= capacity || bytes + cost > byteLimit || originals[order[oldest]]!.sequence + UInt64(capacity) <= sequence {
-            forgetOldest()
+            let passed = count >= capacity || originals[order[oldest]]!.sequence + UInt64(capacity) <= sequence
+            forgetOldest(forRoom: !passed)
         }
         shared?.force(cost)
         originals[id] = Original(sequence: sequence, timestamp: timestamp)
         order.append(id)
         bytes += cost
+        latest = max(latest, sequence)
     }
 
     /// Forgets every id and gives their bytes back.
@@ -73,6 +84,8 @@ struct DeduplicationWindow {
         order = []
         oldest = 0
         bytes = 0
+        forgottenForRoom = 0
+        latest = 0
     }
 
     /// Forgets the oldest ids until at least `bytes` are given back (or none is left); returns the
@@ -80,12 +93,13 @@ struct DeduplicationWindow {
     @discardableResult
     mutating func forgetOldest(bytes wanted: Int) -> Int {
         let before = bytes
-        while count > 0, before - bytes < wanted { forgetOldest() }
+        while count > 0, before - bytes < wanted { forgetOldest(forRoom: true) }
         return before - bytes
     }
 
-    private mutating func forgetOldest() {
+    private mutating func forgetOldest(forRoom: Bool) {
         let id = order[oldest]
+        if forRoom { forgottenForRoom = max(forgottenForRoom, originals[id]!.sequence) }
         oldest += 1
         originals[id] = nil
         let cost = Self.cost(of: id)

@@ -28,7 +28,7 @@ extension StreamHub {
     /// `wrong_last_sequence`.
     ///
     /// Where this daemon is the log's one writer, the stream's window answers, read from the log once
-    /// per run; where the log is shared (`checksMessageIDs`), the log checks every id under the
+    /// per run (and the log too, for ids the window forgot for lack of room); where the log is shared (`checksMessageIDs`), the log checks every id under the
     /// stream's lock in the database, and this stores what it did not refuse.
     func publish(to stream: String, expectedLastSequence: UInt64?, _ submissions: [Submission]) throws -> PublishOutcome {
         try StreamName.validate(stream)
@@ -62,6 +62,14 @@ extension StreamHub {
                     firstInBatch[id] = slot
                 }
                 fresh.append(slot)
+            }
+            if windowAnswers, window.mayHaveForgotten, !firstInBatch.isEmpty {
+                // The window forgot ids for lack of room that the log still keeps.
+                for original in try log.rememberedMessageIDs(of: stream, among: Array(firstInBatch.keys)) {
+                    guard let slot = firstInBatch[original.id] else { continue }
+                    outcomes[slot] = (.init(sequence: original.sequence, duplicate: true), original.timestamp)
+                }
+                fresh.removeAll { outcomes[$0] != nil }
             }
             var committed: Int64?
             while !fresh.isEmpty {
