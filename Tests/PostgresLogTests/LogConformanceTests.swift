@@ -176,6 +176,10 @@ struct LogConformanceTests {
         ])
         for index in 0..<20 { _ = try log.append(.value, [[9]], messageIDs: ["n\(index)"], to: "ids", expectingLastSequence: nil) }
         #expect(try log.rememberedMessageIDs(of: "ids").map(\.sequence) == Array(14...23), "the ids of the last 10 events")
+        let asked = try log.rememberedMessageIDs(of: "ids", among: ["n19", "a", "n10", "never", "n12"])
+        #expect(asked.map(\.id) == ["n10", "n12", "n19"], "only those asked about, of the last 10 events, oldest first")
+        #expect(try log.rememberedMessageIDs(of: "ids", among: []).isEmpty)
+        #expect(try log.rememberedMessageIDs(of: "missing", among: ["a"]).isEmpty)
         expectLogError(.invalidArgument) { _ = try log.append(.value, [[1], [2]], messageIDs: ["x"], to: "ids", expectingLastSequence: nil) }
         try log.deleteStream("ids")
         try log.createStream("ids", policy: StreamPolicy())
