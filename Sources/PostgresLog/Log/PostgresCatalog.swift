@@ -37,8 +37,9 @@ enum PostgresCatalog {
 
     /// The row versions of a `loadStatement`'s rows, by name.
     static func versions(_ rows: PostgresResult) -> [String: Int64] {
+        let column = columns.split(separator: ",").count
         var found: [String: Int64] = [:]
-        for row in 0..<rows.count { found[rows.text(row, 1)] = rows.int64(row, 13) }
+        for row in 0..<rows.count { found[rows.text(row, 1)] = rows.int64(row, column) }
         return found
     }
 
