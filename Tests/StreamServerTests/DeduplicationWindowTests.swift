@@ -83,5 +83,6 @@ import Testing
         window.remember(String(repeating: "z", count: 200), sequence: 2, timestamp: 0)
         #expect(window.original(of: "short")?.sequence == 1)
         #expect(window.count == 1)
+        #expect(window.mayHaveForgotten, "the log keeps it, and is to be asked")
     }
 }

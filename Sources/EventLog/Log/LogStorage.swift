@@ -45,13 +45,6 @@ extension EventLog: LogStorage {
 /// through a completion, the live tail without a thread hop, and the operator's commands.
 ///
 /// Thread-safety: as `LogStorage`.
-extension ServedLog {
-    /// All the message ids `stream` keeps (see `rememberedMessageIDs(of:among:)`).
-    package func rememberedMessageIDs(of stream: String) throws -> [StoredMessageID] {
-        try rememberedMessageIDs(of: stream, among: nil)
-    }
-}
-
 package protocol ServedLog: LogStorage {
     /// The options the log was opened with.
     var options: EventLogOptions { get }
@@ -96,6 +89,13 @@ package protocol ServedLog: LogStorage {
 
     func verify() throws -> VerifyReport
     func compact() throws -> CompactionReport
+}
+
+extension ServedLog {
+    /// All the message ids `stream` keeps (see `rememberedMessageIDs(of:among:)`).
+    package func rememberedMessageIDs(of stream: String) throws -> [StoredMessageID] {
+        try rememberedMessageIDs(of: stream, among: nil)
+    }
 }
 
 extension EventLog: ServedLog {

@@ -65,7 +65,13 @@ struct DeduplicationWindow {
     /// forgetting the oldest ids as needed.
     mutating func remember(_ id: String, sequence: UInt64, timestamp: Int64) {
         let cost = Self.cost(of: id)
-        guard capacity > 0, cost <= byteLimit, originals[id] == nil else { return }
+        guard capacity > 0, originals[id] == nil else { return }
+        latest = max(latest, sequence)
+        guard cost <= byteLimit else {
+            // Too large to hold at all: forgotten at once, for lack of room.
+            forgottenForRoom = max(forgottenForRoom, sequence)
+            return
+        }
         while count > 0, count >= capacity || bytes + cost > byteLimit || originals[order[oldest]]!.sequence + UInt64(capacity) <= sequence {
             let passed = count >= capacity || originals[order[oldest]]!.sequence + UInt64(capacity) <= sequence
             forgetOldest(forRoom: !passed)
@@ -74,7 +80,6 @@ struct DeduplicationWindow {
         originals[id] = Original(sequence: sequence, timestamp: timestamp)
         order.append(id)
         bytes += cost
-        latest = max(latest, sequence)
     }
 
     /// Forgets every id and gives their bytes back.
