@@ -115,7 +115,7 @@ final class PostgresConnection {
         let statement = Statement(sql: sql, types: parameters.map(\.type))
         if let name = prepared[statement] { return name }
         guard prepared.count < Self.preparedLimit else { return nil }
-        let name = "streamd_\(prepared.count + 1)"
+        let name = newName(after: 0)
         _ = try checked(PQprepare(connection, name, sql, Int32(statement.types.count), statement.types), sql: sql)
         prepared[statement] = name
         return name
@@ -136,9 +136,9 @@ final class PostgresConnection {
             let statement = Statement(sql: sql, types: parameters.map(\.type))
             var name = prepared[statement] ?? preparing.values.first { $0.0 == statement }?.1
             if name == nil, prepared.count + preparing.count < Self.preparedLimit {
-                let made = "streamd_\(prepared.count + preparing.count + 1)"
+                let made = newName(after: preparing.count)
                 guard PQsendPrepare(connection, made, sql, Int32(statement.types.count), statement.types) == 1 else {
-                    throw EventLogError(.unavailable, "the connection to PostgreSQL at \(address) broke: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
+                    throw broken(sql)
                 }
                 preparing[index] = (statement, made)
                 name = made
@@ -151,42 +151,33 @@ final class PostgresConnection {
                 }
             }
             guard sent == 1 else {
-                throw EventLogError(.unavailable, "the connection to PostgreSQL at \(address) broke: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
+                throw broken(sql)
             }
         }
         guard PQpipelineSync(connection) == 1 else {
-            throw EventLogError(.unavailable, "the connection to PostgreSQL at \(address) broke: \(Self.trimmed(PQerrorMessage(connection))).")
+            throw broken()
         }
         // Every result is read up to the sync, even after a failure, so the connection stays usable.
         var results: [PostgresResult] = []
         var failure: EventLogError?
         for (index, (sql, _)) in statements.enumerated() {
+            // A statement new to the connection answers its prepare first. It counts as prepared only
+            // once the server says so: a prepare skipped after an earlier failure is sent again next time.
             if let (statement, name) = preparing[index] {
-                guard let result = PQgetResult(connection) else {
-                    failure = failure ?? EventLogError(.unavailable, "PostgreSQL at \(address) did not answer: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
+                guard let result = nextResult() else {
+                    failure = failure ?? unanswered(sql)
                     break
                 }
-                while let extra = PQgetResult(connection) { PQclear(extra) }
-                // Prepared only once the server says so: a prepare skipped after an earlier failure is sent again next time.
-                switch PQresultStatus(result) {
-                case PGRES_COMMAND_OK: prepared[statement] = name
-                case PGRES_PIPELINE_ABORTED: break
-                default: failure = failure ?? Self.error(of: result, connection: connection, address: address, sql: sql)
-                }
+                if succeeded(result, sql: sql, failure: &failure) { prepared[statement] = name }
                 PQclear(result)
             }
-            guard let result = PQgetResult(connection) else {
-                failure = failure ?? EventLogError(.unavailable, "PostgreSQL at \(address) did not answer: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
+            guard let result = nextResult() else {
+                failure = failure ?? unanswered(sql)
                 break
             }
-            while let extra = PQgetResult(connection) { PQclear(extra) }  // the NULL that ends each statement's results
-            switch PQresultStatus(result) {
-            case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+            if succeeded(result, sql: sql, failure: &failure) {
                 results.append(PostgresResult(result))
-            case PGRES_PIPELINE_ABORTED:
-                PQclear(result)
-            default:
-                failure = failure ?? Self.error(of: result, connection: connection, address: address, sql: sql)
+            } else {
                 PQclear(result)
             }
         }
@@ -198,6 +189,37 @@ final class PostgresConnection {
         }
         if let failure { throw failure }
         return results
+    }
+
+    /// A name for a statement prepared now, `pending` others being prepared already.
+    private func newName(after pending: Int) -> String { "streamd_\(prepared.count + pending + 1)" }
+
+    /// The next result of a pipeline, the NULL that ends its statement's results read too; nil when
+    /// the server did not answer.
+    private func nextResult() -> OpaquePointer? {
+        guard let result = PQgetResult(connection) else { return nil }
+        while let end = PQgetResult(connection) { PQclear(end) }
+        return result
+    }
+
+    /// Whether `result` succeeded; a failure (not a statement the server skipped after one) becomes
+    /// `failure` unless one came first.
+    private func succeeded(_ result: OpaquePointer, sql: String, failure: inout EventLogError?) -> Bool {
+        switch PQresultStatus(result) {
+        case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY: return true
+        case PGRES_PIPELINE_ABORTED: return false
+        default:
+            failure = failure ?? Self.error(of: result, connection: connection, address: address, sql: sql)
+            return false
+        }
+    }
+
+    private func broken(_ sql: String? = nil) -> EventLogError {
+        EventLogError(.unavailable, "the connection to PostgreSQL at \(address) broke: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
+    }
+
+    private func unanswered(_ sql: String) -> EventLogError {
+        EventLogError(.unavailable, "PostgreSQL at \(address) did not answer: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
     }
 
     /// Runs `sql`, which may hold several statements and takes no parameters (schema scripts).
@@ -225,7 +247,7 @@ final class PostgresConnection {
     /// the server process of the session that sent it.
     func notifications() throws(EventLogError) -> [(channel: String, payload: String, sender: Int32)] {
         guard PQconsumeInput(connection) == 1 else {
-            throw EventLogError(.unavailable, "the connection to PostgreSQL at \(address) broke: \(Self.trimmed(PQerrorMessage(connection))).")
+            throw broken()
         }
         var found: [(String, String, Int32)] = []
         while let notification = PQnotifies(connection) {
@@ -237,7 +259,7 @@ final class PostgresConnection {
 
     private func checked(_ result: OpaquePointer?, sql: String) throws(EventLogError) -> PostgresResult {
         guard let result else {
-            throw EventLogError(.unavailable, "PostgreSQL at \(address) did not answer: \(Self.trimmed(PQerrorMessage(connection))).", sql: sql)
+            throw unanswered(sql)
         }
         switch PQresultStatus(result) {
         case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:

@@ -60,21 +60,20 @@ struct SubscriptionState {
         bufferedBytes = 0
     }
 
-    /// The next step of the delivery loop; `.stop` also marks the loop idle.
     /// The most frames one read of the log fills: each read costs a query (PostgreSQL) or a seek
     /// (SQLite), so a subscriber catching up with credit to spare gets several frames a read.
     static let framesPerRead: UInt64 = 8
 
+    /// The next step of the delivery loop; `.stop` also marks the loop idle.
     mutating func nextStep(limits: ServerLimits) -> Step {
         guard started, !ended, credit > 0 else {
             pumpScheduled = false
             return .stop
         }
-        let limit = Int(min(credit, UInt64(max(1, limits.maximumEventsPerFrame))))
-        guard attached else {
-            // A read from the log fills up to `framesPerRead` frames, as the credit allows.
-            return .read(from: nextSequence, limit: Int(min(credit, UInt64(max(1, limits.maximumEventsPerFrame)) * Self.framesPerRead)))
-        }
+        let perFrame = UInt64(max(1, limits.maximumEventsPerFrame))
+        let limit = Int(min(credit, perFrame))
+        // A read from the log fills up to `framesPerRead` frames, as the credit allows.
+        guard attached else { return .read(from: nextSequence, limit: Int(min(credit, perFrame * Self.framesPerRead))) }
         guard !buffer.isEmpty else {
             pumpScheduled = false
             return .stop
