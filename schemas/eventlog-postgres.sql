@@ -1,7 +1,7 @@
--- streamd event log on PostgreSQL, schema version 2.
+-- streamd event log on PostgreSQL, schema version 3.
 -- This file is the authoritative DDL; Sources/PostgresLog/Schema/PostgresSchema.swift embeds the same text
 -- (a test checks they are equal). The log runs it, in one transaction, when it opens a database without
--- the schema `streamd`, and adds what version 2 added to a database of version 1; a database whose
+-- the schema `streamd`, and adds what versions 2 and 3 added to a database of an older version; a database whose
 -- streamd.version names a newer version is refused.
 -- Everything lives in the schema `streamd`, so the log can share a database with other applications.
 -- Stream, sequence, timestamp and block columns mean what they mean in schemas/eventlog.sql (the SQLite
@@ -11,7 +11,7 @@ CREATE SCHEMA streamd;
 CREATE TABLE streamd.version (
     version integer NOT NULL
 );
-INSERT INTO streamd.version VALUES (2);
+INSERT INTO streamd.version VALUES (3);
 
 -- The catalog: one row per named stream. An append locks its stream's row (SELECT ... FOR UPDATE)
 -- while it numbers the events, so the appends of every daemon sharing the database take the stream's
@@ -63,3 +63,20 @@ CREATE TABLE streamd.message_ids (
     PRIMARY KEY (stream_id, message_id)
 );
 CREATE INDEX message_ids_by_sequence ON streamd.message_ids (stream_id, sequence);
+
+-- Durable consumers (version 3): named readers of a stream whose place the log keeps, as in
+-- schemas/eventlog.sql: next_seq is the first sequence no member has been given yet, pending the events
+-- delivered and not yet acknowledged (varint pairs: distance from the previous sequence, delivery count).
+CREATE TABLE streamd.consumers (
+    stream_id    bigint   NOT NULL REFERENCES streamd.streams (id) ON DELETE CASCADE,
+    name         text     NOT NULL,
+    start_kind   smallint NOT NULL,
+    start_arg    bigint   NOT NULL,
+    ack_wait_ms  bigint   NOT NULL,
+    max_deliver  bigint,
+    max_pending  bigint   NOT NULL,
+    dead_letter  text,
+    next_seq     bigint   NOT NULL,
+    pending      bytea    NOT NULL,
+    PRIMARY KEY (stream_id, name)
+);

@@ -1,7 +1,7 @@
--- streamd event log, schema version 3.
+-- streamd event log, schema version 4.
 -- This file is the authoritative DDL; Sources/EventLog/Storage/Schema.swift embeds the same text (a test
 -- checks they are equal). The log runs it, in one transaction, when it opens an empty file, and migrates
--- files of versions 1 and 2 to it (SchemaMigrator).
+-- files of versions 1 to 3 to it (SchemaMigrator).
 -- application_id 0x5354524D ('STRM') marks the file as a streamd log; user_version is the schema version.
 -- Before it runs this, the log sets PRAGMA auto_vacuum = INCREMENTAL (outside a transaction, which is the
 -- only place it takes effect), so freed pages can be given back to the file system in small steps.
@@ -9,7 +9,7 @@
 -- `streamctl compact` switches them with one full VACUUM. Either build reads either file, so the mode is
 -- not part of user_version.
 PRAGMA application_id = 1398035021;
-PRAGMA user_version = 3;
+PRAGMA user_version = 4;
 
 -- The catalog: one row per named stream, with its retention/replay policy and its positions.
 -- Sequences are per stream: 1, 2, 3, ... never reused while the stream exists. Retained events are
@@ -66,3 +66,24 @@ CREATE TABLE message_ids (
     PRIMARY KEY (stream_id, message_id)
 ) STRICT, WITHOUT ROWID;
 CREATE INDEX message_ids_by_sequence ON message_ids (stream_id, sequence);
+
+-- Durable consumers (version 4): named readers of a stream whose place the log keeps, so they survive
+-- restarts and go with their stream. next_seq is the first sequence no member has been given yet;
+-- pending lists the events delivered and not yet acknowledged, in sequence order, as pairs of varints
+-- (the sequence's distance from the previous one, or from 0 for the first; then its delivery count).
+-- Every event below next_seq that is not pending is acknowledged. The configuration columns mean what
+-- ConsumerConfig says: start as replay_kind/replay_arg, ack wait in milliseconds, NULL max_deliver for
+-- no limit, dead_letter the name of a stream or NULL.
+CREATE TABLE consumers (
+    stream_id    INTEGER NOT NULL REFERENCES streams(id),
+    name         TEXT    NOT NULL,
+    start_kind   INTEGER NOT NULL,
+    start_arg    INTEGER NOT NULL,
+    ack_wait_ms  INTEGER NOT NULL,
+    max_deliver  INTEGER,
+    max_pending  INTEGER NOT NULL,
+    dead_letter  TEXT,
+    next_seq     INTEGER NOT NULL,
+    pending      BLOB    NOT NULL,
+    PRIMARY KEY (stream_id, name)
+) STRICT, WITHOUT ROWID;

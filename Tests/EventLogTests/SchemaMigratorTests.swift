@@ -132,6 +132,7 @@ extension SchemaMigratorTests {
             INSERT INTO blocks SELECT stream_id, first_seq, last_seq, first_ts, last_ts, count, codec, raw_size, crc32, payload FROM blocks_v2;
             DROP TABLE blocks_v2;
             DROP TABLE message_ids;
+            DROP TABLE consumers;
             PRAGMA user_version = 1;
             COMMIT;
             """)

@@ -15,7 +15,7 @@ struct PostgresSchemaTests {
         let url = try server.makeDatabase()
         try PostgresLog(PostgresAddress(url)).close()
         let database = String(url.split(separator: "/").last!)
-        #expect(try server.sql("SELECT version FROM streamd.version", database: database) == "2\n")
+        #expect(try server.sql("SELECT version FROM streamd.version", database: database) == "3\n")
         // What the log made is what the file makes: the same tables and columns.
         let columns = "SELECT table_name || '.' || column_name || ' ' || data_type FROM information_schema.columns WHERE table_schema = 'streamd' ORDER BY 1"
         let made = try server.sql(columns, database: database)
@@ -23,7 +23,7 @@ struct PostgresSchemaTests {
         let otherName = String(other.split(separator: "/").last!)
         try server.sql(file, database: otherName)
         #expect(try server.sql(columns, database: otherName) == made)
-        #expect(made.contains("blocks.payload bytea") && made.contains("streams.last_seq bigint") && made.contains("message_ids.message_id text"))
+        #expect(made.contains("blocks.payload bytea") && made.contains("streams.last_seq bigint") && made.contains("message_ids.message_id text") && made.contains("consumers.pending bytea"))
     }
 
     @Test func tablesOfVersion1GainTheMessageIdsAndKeepTheirStreams() throws {
@@ -37,13 +37,32 @@ struct PostgresSchemaTests {
             log.close()
         }
         // Back to version 1 by hand: what a build before the message ids left.
-        try server.sql("DROP TABLE streamd.message_ids; UPDATE streamd.version SET version = 1", database: database)
+        try server.sql("DROP TABLE streamd.message_ids; DROP TABLE streamd.consumers; UPDATE streamd.version SET version = 1", database: database)
         let log = try PostgresLog(PostgresAddress(url))
         defer { log.close() }
-        #expect(try server.sql("SELECT version FROM streamd.version", database: database) == "2\n")
+        #expect(try server.sql("SELECT version FROM streamd.version", database: database) == "3\n")
         #expect(try log.readAll("kept", from: .all).map(\.payload) == [[1], [2]])
         _ = try log.append(.value, [[3]], messageIDs: ["after"], to: "kept", expectingLastSequence: nil)
         #expect(try log.rememberedMessageIDs(of: "kept").map(\.sequence) == [3])
+    }
+
+    @Test func tablesOfVersion2GainTheConsumersAndKeepTheirStreams() throws {
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        let database = String(url.split(separator: "/").last!)
+        do {
+            let log = try PostgresLog(PostgresAddress(url))
+            try log.createStream("kept", policy: StreamPolicy())
+            _ = try log.append(.value, [[1]], messageIDs: ["first"], to: "kept", expectingLastSequence: nil)
+            log.close()
+        }
+        try server.sql("DROP TABLE streamd.consumers; UPDATE streamd.version SET version = 2", database: database)
+        let log = try PostgresLog(PostgresAddress(url))
+        defer { log.close() }
+        #expect(try server.sql("SELECT version FROM streamd.version", database: database) == "3\n")
+        #expect(try log.rememberedMessageIDs(of: "kept").map(\.id) == ["first"])
+        let added = try log.addConsumer(ConsumerRecord(stream: "kept", streamCreated: 0, name: "c", config: ConsumerConfig(), nextSequence: 1))
+        #expect(try log.consumers(of: "kept") == [added])
     }
 
     @Test func tablesOfANewerVersionAreRefusedWithASentence() throws {
@@ -52,7 +71,7 @@ struct PostgresSchemaTests {
         try PostgresLog(PostgresAddress(url)).close()
         try server.sql("UPDATE streamd.version SET version = 9", database: String(url.split(separator: "/").last!))
         let error = expectLogError(.newerSchema) { _ = try PostgresLog(PostgresAddress(url)) }
-        #expect(error?.message.contains("schema version 9, newer than the 2 this streamd knows; run a newer streamd.") == true, "\(String(describing: error))")
+        #expect(error?.message.contains("schema version 9, newer than the 3 this streamd knows; run a newer streamd.") == true, "\(String(describing: error))")
     }
 
     @Test func twoLogsOpeningAnEmptyDatabaseTogetherMakeTheTablesOnce() async throws {

@@ -37,6 +37,7 @@ import Testing
         let id = try router.addSubscription { feed in
             switch feed {
             case let .events(events): log.add("events \(events.map(\.sequence))")
+            case let .deliveries(deliveries): log.add("deliveries \(deliveries.map(\.event.sequence))")
             case let .ended(reason, _): log.add("ended \(reason)")
             case let .failed(error): log.add("failed \(error)")
             }

@@ -8,7 +8,7 @@ import Testing
     @Test func connectingCompletesTheHandshakeAndPingsRoundTrip() async throws {
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
-        #expect(connection.protocolVersion == 3)
+        #expect(connection.protocolVersion == 4)
         #expect(connection.maximumFrameLength > 0)
         try await connection.ping()
         connection.close()

@@ -12,6 +12,10 @@ enum ProtocolSamples {
         events: .max, storedBytes: 120, rawBytes: 300, connections: 2, subscriptions: .max, publishedSinceStart: 7,
         publishRateMillis: 0)
 
+    static let consumerConfig = ConsumerConfig(start: .from(sequence: 5), ackWait: .milliseconds(1_500), maxDeliver: 4, maxPending: 64, deadLetter: "orders.dead")
+    static let consumerInfo = ConsumerInfo(
+        stream: "orders", name: "billing", config: consumerConfig, ackFloor: 9, nextSequence: 14, pending: 3, redelivered: 1, lag: 100, members: 2)
+
     static let clientMessages: [ClientMessage] = [
         .hello(minVersion: 1, maxVersion: 3, clientName: "tests ✓"),
         .ping(nonce: .max),
@@ -45,6 +49,17 @@ enum ProtocolSamples {
         .verify(stream: nil),
         .verify(stream: "orders"),
         .compact,
+        .consume(.init(subscriptionID: 9, stream: "orders", consumer: "billing", credit: 64)),
+        .ack(subscriptionID: 9, sequences: [1, 3, .max]),
+        .ack(subscriptionID: 9, sequences: []),
+        .ackThrough(subscriptionID: 9, sequence: 40),
+        .nack(subscriptionID: 9, sequence: 3, delayMilliseconds: 2_500),
+        .addConsumer(stream: "orders", name: "billing", config: consumerConfig),
+        .addConsumer(stream: "orders", name: "audit", config: ConsumerConfig(start: .newOnly)),
+        .getConsumerInfo(stream: "orders", name: "billing"),
+        .listConsumers(stream: "orders"),
+        .deleteConsumer(stream: "orders", name: "billing"),
+        .resetConsumer(stream: "orders", name: "billing", sequence: 7),
     ]
 
     static let serverMessages: [ServerMessage] = [
@@ -77,6 +92,14 @@ enum ProtocolSamples {
         ])),
         .compacted(.init(bytesBefore: 18_874_368, bytesAfter: 1_835_008, rewrote: false, milliseconds: 96)),
         .compacted(.init(bytesBefore: 0, bytesAfter: .max, rewrote: true, milliseconds: 0)),
+        .deliveries(subscriptionID: 9, deliveries: [
+            WireDelivery(event: WireEvent(sequence: 11, timestamp: 5, payload: [1, 2, 3]), deliveries: 1),
+            WireDelivery(event: WireEvent(sequence: 12, timestamp: 6, payload: []), deliveries: .max),
+        ]),
+        .deliveries(subscriptionID: 9, deliveries: []),
+        .consumerInfo(consumerInfo),
+        .consumerList([consumerInfo, ConsumerInfo(stream: "orders", name: "audit", config: ConsumerConfig(), ackFloor: 0, nextSequence: 1, pending: 0, redelivered: 0, lag: 0, members: 0)]),
+        .consumerList([]),
         .error(code: .streamNotFound, message: "no stream named \"x\""),
         .error(code: ErrorCode(rawValue: 4242), message: ""),
     ]

@@ -20,7 +20,7 @@ struct BackedUpOutputTests {
         subscriber.session.outputWritabilityChanged(false)
         for index in 1...2_000 { try publisher.publish(payload(index), to: "s") }
         storage.log.waitForObservers()
-        let subscription = try #require(subscriber.session.subscription(1))
+        let subscription = try #require(subscriber.session.subscription(1) as? Subscription)
         subscription.waitForDelivery()
         #expect(subscriber.events(of: 1).count == 1)
         #expect(subscription.bufferedEventCount <= 64)

@@ -30,7 +30,7 @@ import Testing
     @Test func helloWithoutACommonVersionGetsUnsupportedVersionAndCloses() throws {
         let (hub, storage) = try makeHub()
         let client = TestClient(hub: hub)
-        #expect(try client.request(.hello(minVersion: 4, maxVersion: 5, clientName: "future")).errorCode == .unsupportedVersion)
+        #expect(try client.request(.hello(minVersion: 5, maxVersion: 6, clientName: "future")).errorCode == .unsupportedVersion)
         #expect(client.session.isClosed)
         _ = storage
     }

@@ -152,7 +152,7 @@ import Testing
         let subscriber = try TestClient.connected(to: hub)
         // Two credits: the subscription catches up, follows live, takes one more event and runs dry.
         _ = try subscriber.request(.subscribe(.init(subscriptionID: 1, stream: "s", start: .all, credit: 2)))
-        let subscription = try #require(subscriber.session.subscription(1))
+        let subscription = try #require(subscriber.session.subscription(1) as? Subscription)
         try publisher.publish(payload(0), to: "s")
         _ = try subscriber.waitForEvents(of: 1, count: 1)
         subscription.waitForDelivery()
@@ -180,7 +180,7 @@ import Testing
         let (hub, storage, publisher) = try prepared(0)
         let subscriber = try TestClient.connected(to: hub)
         _ = try subscriber.request(.subscribe(.init(subscriptionID: 1, stream: "s", credit: 0)))
-        let subscription = try #require(subscriber.session.subscription(1))
+        let subscription = try #require(subscriber.session.subscription(1) as? Subscription)
         for index in 1...300 {
             try publisher.publish(payload(index), to: "s")
             #expect(subscription.bufferedEventCount == 0)
@@ -194,7 +194,7 @@ import Testing
         let (hub, storage, publisher) = try prepared(0) { $0.maximumBufferedEvents = 64 }
         let subscriber = try TestClient.connected(to: hub)
         _ = try subscriber.request(.subscribe(.init(subscriptionID: 1, stream: "s", start: .all, credit: 10)))
-        let subscription = try #require(subscriber.session.subscription(1))
+        let subscription = try #require(subscriber.session.subscription(1) as? Subscription)
         for index in 1...5 { try publisher.publish(payload(index), to: "s") }
         _ = try subscriber.waitForEvents(of: 1, count: 5)
         // 10 credits: events 6...10 go out, the 30 after them wait in the buffer (live events reach it

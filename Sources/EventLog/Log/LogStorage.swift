@@ -89,6 +89,16 @@ package protocol ServedLog: LogStorage {
 
     func verify() throws -> VerifyReport
     func compact() throws -> CompactionReport
+
+    /// The durable consumers of `stream`, by name.
+    func consumers(of stream: String) throws -> [ConsumerRecord]
+    /// Adds `record` unless its stream has a consumer of that name; the consumer stored under the
+    /// name, bound to the stream's current life (`streamNotFound` when there is no such stream).
+    func addConsumer(_ record: ConsumerRecord) throws -> ConsumerRecord
+    /// Stores the records over their consumers in one transaction, dropping any whose stream is gone.
+    func saveConsumers(_ records: [ConsumerRecord]) throws
+    /// Removes a consumer; whether there was one.
+    func deleteConsumer(_ name: String, of stream: String) throws -> Bool
 }
 
 extension ServedLog {

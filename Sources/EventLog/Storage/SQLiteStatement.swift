@@ -40,6 +40,17 @@ final class SQLiteStatement {
         sqlite3_bind_text(handle, index, value, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
     }
 
+    func bind(_ index: Int32, _ value: String?) {
+        if let value { bind(index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    /// Binds a copy of `bytes` (SQLITE_TRANSIENT).
+    func bind(_ index: Int32, _ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { buffer in
+            _ = sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+        }
+    }
+
     /// Binds bytes that stay valid until the next `step`/`reset` (SQLITE_STATIC: no copy).
     func bindStatic(_ index: Int32, _ bytes: UnsafeRawBufferPointer) {
         sqlite3_bind_blob(handle, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count), nil)

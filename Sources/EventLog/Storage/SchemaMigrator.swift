@@ -62,7 +62,7 @@ enum SchemaMigrator {
 
     /// Migration SQL keyed by the version it starts from; tests open databases of each older version
     /// made from that version's DDL.
-    static let steps: [Int64: String] = [1: Schema.migrationFrom1, 2: Schema.migrationFrom2]
+    static let steps: [Int64: String] = [1: Schema.migrationFrom1, 2: Schema.migrationFrom2, 3: Schema.migrationFrom3]
 
     private static func inTransaction(_ connection: SQLiteConnection, _ body: () throws(EventLogError) -> Void) throws(EventLogError) {
         try connection.execute("BEGIN IMMEDIATE")

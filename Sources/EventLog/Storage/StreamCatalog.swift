@@ -132,6 +132,7 @@ enum StreamCatalog {
         blocks.bind(2, BlockStore.key(state.id, BlockStore.maximumSequence))
         try blocks.run()
         try MessageIDStore.forget(streamID: state.id, on: connection)
+        try ConsumerStore.forget(streamID: state.id, on: connection)
         let stream = try connection.statement("DELETE FROM streams WHERE id = ?")
         stream.bind(1, state.id)
         try stream.run()

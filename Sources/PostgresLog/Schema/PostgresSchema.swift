@@ -5,7 +5,7 @@ import EventLog
 /// Thread-safety: stateless; callers own the connection.
 enum PostgresSchema {
     /// The schema version this build writes and reads.
-    static let version: Int64 = 2
+    static let version: Int64 = 3
 
     /// The advisory lock key (`'STRM'`) under which a log creates the schema, so daemons starting
     /// together on an empty database make it once.
@@ -13,10 +13,10 @@ enum PostgresSchema {
 
     /// `schemas/eventlog-postgres.sql`, byte for byte (a test checks).
     static let sql = #"""
--- streamd event log on PostgreSQL, schema version 2.
+-- streamd event log on PostgreSQL, schema version 3.
 -- This file is the authoritative DDL; Sources/PostgresLog/Schema/PostgresSchema.swift embeds the same text
 -- (a test checks they are equal). The log runs it, in one transaction, when it opens a database without
--- the schema `streamd`, and adds what version 2 added to a database of version 1; a database whose
+-- the schema `streamd`, and adds what versions 2 and 3 added to a database of an older version; a database whose
 -- streamd.version names a newer version is refused.
 -- Everything lives in the schema `streamd`, so the log can share a database with other applications.
 -- Stream, sequence, timestamp and block columns mean what they mean in schemas/eventlog.sql (the SQLite
@@ -26,7 +26,7 @@ CREATE SCHEMA streamd;
 CREATE TABLE streamd.version (
     version integer NOT NULL
 );
-INSERT INTO streamd.version VALUES (2);
+INSERT INTO streamd.version VALUES (3);
 
 -- The catalog: one row per named stream. An append locks its stream's row (SELECT ... FOR UPDATE)
 -- while it numbers the events, so the appends of every daemon sharing the database take the stream's
@@ -78,11 +78,40 @@ CREATE TABLE streamd.message_ids (
     PRIMARY KEY (stream_id, message_id)
 );
 CREATE INDEX message_ids_by_sequence ON streamd.message_ids (stream_id, sequence);
+
+-- Durable consumers (version 3): named readers of a stream whose place the log keeps, as in
+-- schemas/eventlog.sql: next_seq is the first sequence no member has been given yet, pending the events
+-- delivered and not yet acknowledged (varint pairs: distance from the previous sequence, delivery count).
+CREATE TABLE streamd.consumers (
+    stream_id    bigint   NOT NULL REFERENCES streamd.streams (id) ON DELETE CASCADE,
+    name         text     NOT NULL,
+    start_kind   smallint NOT NULL,
+    start_arg    bigint   NOT NULL,
+    ack_wait_ms  bigint   NOT NULL,
+    max_deliver  bigint,
+    max_pending  bigint   NOT NULL,
+    dead_letter  text,
+    next_seq     bigint   NOT NULL,
+    pending      bytea    NOT NULL,
+    PRIMARY KEY (stream_id, name)
+);
 """#
 
     /// What version 2 added to version 1: the message-id table, as `sql` makes it.
     static var migrationFrom1: String {
-        String(sql[sql.range(of: "CREATE TABLE streamd.message_ids (")!.lowerBound...]) + "UPDATE streamd.version SET version = 2;\n"
+        section(from: "CREATE TABLE streamd.message_ids (", to: "-- Durable consumers") + "UPDATE streamd.version SET version = 2;\n"
+    }
+
+    /// What version 3 added to version 2: the consumers table, as `sql` makes it.
+    static var migrationFrom2: String {
+        section(from: "CREATE TABLE streamd.consumers (", to: nil) + "UPDATE streamd.version SET version = 3;\n"
+    }
+
+    /// `sql` from the line starting `start` up to the line starting `end` (to its end when nil).
+    private static func section(from start: String, to end: String?) -> String {
+        let lower = sql.range(of: start)!.lowerBound
+        let upper = end.map { sql.range(of: $0, range: lower..<sql.endIndex)!.lowerBound } ?? sql.endIndex
+        return String(sql[lower..<upper])
     }
 
     /// Drops the streamd schema and everything in it: every stream of the database. For benchmarks
@@ -107,7 +136,8 @@ CREATE INDEX message_ids_by_sequence ON streamd.message_ids (stream_id, sequence
                     .newerSchema,
                     "the streamd tables in PostgreSQL at \(connection.address) are of schema version \(stored), newer than the \(version) this streamd knows; run a newer streamd.")
             }
-            if stored == 1 { try connection.executeScript(migrationFrom1) }
+            if stored < 2 { try connection.executeScript(migrationFrom1) }
+            if stored < 3 { try connection.executeScript(migrationFrom2) }
         }
     }
 }

@@ -5,6 +5,8 @@ import Synchronization
 enum SubscriptionFeed: Sendable {
     /// Events in sequence order.
     case events([WireEvent])
+    /// Events for a member of a durable consumer, with their delivery counts.
+    case deliveries([WireDelivery])
     /// The server ended the subscription.
     case ended(SubscriptionEndReason, String)
     /// The `SUBSCRIBE` was refused, or the connection was lost.
@@ -14,7 +16,7 @@ enum SubscriptionFeed: Sendable {
 /// Matches the server's frames to the requests and subscriptions waiting for them.
 ///
 /// Replies go to the handler registered under their request id (and are dropped when there is none,
-/// e.g. the answer to an `UNSUBSCRIBE`); `EVENTS` and `SUBSCRIPTION_ENDED` go to the subscription of
+/// e.g. the answer to an `UNSUBSCRIBE`); `EVENTS`, `DELIVERIES` and `SUBSCRIPTION_ENDED` go to the subscription of
 /// their id. Once the connection is lost every waiter hears it, and later registrations fail at once.
 ///
 /// Thread-safety: Sendable; the tables are under a mutex, and handlers are called outside it.
@@ -82,6 +84,9 @@ final class FrameRouter: Sendable {
         case let .events(subscriptionID, events):
             let handler = tables.withLock { $0.subscriptions[subscriptionID] }
             handler?(.events(events))
+        case let .deliveries(subscriptionID, deliveries):
+            let handler = tables.withLock { $0.subscriptions[subscriptionID] }
+            handler?(.deliveries(deliveries))
         case let .subscriptionEnded(subscriptionID, reason, text):
             let handler = tables.withLock { $0.subscriptions.removeValue(forKey: subscriptionID) }
             handler?(.ended(reason, text))

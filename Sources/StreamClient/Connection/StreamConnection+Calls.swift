@@ -133,7 +133,7 @@ extension StreamConnection {
         return info
     }
 
-    private func unexpected(_ reply: ServerMessage, _ expected: String) -> StreamClientError {
+    func unexpected(_ reply: ServerMessage, _ expected: String) -> StreamClientError {
         .protocolViolation("expected \(expected), got \(reply.description)")
     }
 }

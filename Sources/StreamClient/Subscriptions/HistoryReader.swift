@@ -155,6 +155,8 @@ final class HistoryReader: Sendable {
             finish(reason == .unsubscribed ? nil : StreamClientError.subscriptionEnded(reason: reason, message: message))
         case let .failed(error):
             finish(error)
+        case .deliveries:
+            finish(StreamClientError.protocolViolation("the daemon sent DELIVERIES to a history read, which is no consumer's member"))
         }
     }
 

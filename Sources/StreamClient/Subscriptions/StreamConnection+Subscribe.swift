@@ -97,6 +97,8 @@ extension StreamConnection {
                 }
             case let .failed(error):
                 observer.send(error: error)
+            case .deliveries:
+                observer.send(error: .protocolViolation("the daemon sent DELIVERIES to subscription \(id), which is no consumer's member"))
             }
         }
         let id: UInt32

@@ -19,6 +19,15 @@ extension ClientMessage: WireMessage {
         case .getStats: MessageType.getStats
         case .verify: MessageType.verify
         case .compact: MessageType.compact
+        case .consume: MessageType.consume
+        case .ack: MessageType.ack
+        case .ackThrough: MessageType.ackThrough
+        case .nack: MessageType.nack
+        case .addConsumer: MessageType.addConsumer
+        case .getConsumerInfo: MessageType.getConsumerInfo
+        case .listConsumers: MessageType.listConsumers
+        case .deleteConsumer: MessageType.deleteConsumer
+        case .resetConsumer: MessageType.resetConsumer
         }
     }
 
@@ -82,6 +91,35 @@ extension ClientMessage: WireMessage {
             try writer.write(name, field: "stream")
             truncation.write(to: &writer)
             writer.write(dryRun)
+        case let .consume(consume):
+            writer.write(consume.subscriptionID)
+            try writer.write(consume.stream, field: "stream")
+            try writer.write(consume.consumer, field: "consumer")
+            writer.write(consume.credit)
+        case let .ack(subscriptionID, sequences):
+            writer.write(subscriptionID)
+            writer.write(UInt32(sequences.count))
+            for sequence in sequences { writer.write(sequence) }
+        case let .ackThrough(subscriptionID, sequence):
+            writer.write(subscriptionID)
+            writer.write(sequence)
+        case let .nack(subscriptionID, sequence, delay):
+            writer.write(subscriptionID)
+            writer.write(sequence)
+            writer.write(delay)
+        case let .addConsumer(stream, name, config):
+            try writer.write(stream, field: "stream")
+            try writer.write(name, field: "consumer")
+            try config.write(to: &writer)
+        case let .getConsumerInfo(stream, name), let .deleteConsumer(stream, name):
+            try writer.write(stream, field: "stream")
+            try writer.write(name, field: "consumer")
+        case let .listConsumers(stream):
+            try writer.write(stream, field: "stream")
+        case let .resetConsumer(stream, name, sequence):
+            try writer.write(stream, field: "stream")
+            try writer.write(name, field: "consumer")
+            writer.write(sequence)
         }
     }
 
@@ -154,6 +192,40 @@ extension ClientMessage: WireMessage {
             return .verify(stream: try reader.readOptional("stream") { try $0.read(String.self, "stream") })
         case MessageType.compact:
             return .compact
+        case MessageType.consume:
+            return .consume(Consume(
+                subscriptionID: try reader.read(UInt32.self, "subscription_id"), stream: try reader.read(String.self, "stream"),
+                consumer: try reader.read(String.self, "consumer"), credit: try reader.read(UInt32.self, "credit")))
+        case MessageType.ack:
+            let subscriptionID = try reader.read(UInt32.self, "subscription_id")
+            let count = try reader.read(UInt32.self, "count")
+            // Each sequence takes 8 bytes: a count the body cannot hold is malformed before anything is reserved.
+            guard Int(count) * 8 <= reader.remaining else {
+                throw ProtocolError.malformed("ACK counts \(count) sequences but its body holds \(reader.remaining / 8)")
+            }
+            var sequences: [UInt64] = []
+            sequences.reserveCapacity(Int(count))
+            for _ in 0..<count { sequences.append(try reader.read(UInt64.self, "sequence")) }
+            return .ack(subscriptionID: subscriptionID, sequences: sequences)
+        case MessageType.ackThrough:
+            return .ackThrough(subscriptionID: try reader.read(UInt32.self, "subscription_id"), sequence: try reader.read(UInt64.self, "sequence"))
+        case MessageType.nack:
+            return .nack(
+                subscriptionID: try reader.read(UInt32.self, "subscription_id"), sequence: try reader.read(UInt64.self, "sequence"),
+                delayMilliseconds: try reader.read(UInt64.self, "delay_ms"))
+        case MessageType.addConsumer:
+            return .addConsumer(
+                stream: try reader.read(String.self, "stream"), name: try reader.read(String.self, "consumer"), config: try ConsumerConfig(from: &reader))
+        case MessageType.getConsumerInfo:
+            return .getConsumerInfo(stream: try reader.read(String.self, "stream"), name: try reader.read(String.self, "consumer"))
+        case MessageType.listConsumers:
+            return .listConsumers(stream: try reader.read(String.self, "stream"))
+        case MessageType.deleteConsumer:
+            return .deleteConsumer(stream: try reader.read(String.self, "stream"), name: try reader.read(String.self, "consumer"))
+        case MessageType.resetConsumer:
+            return .resetConsumer(
+                stream: try reader.read(String.self, "stream"), name: try reader.read(String.self, "consumer"),
+                sequence: try reader.read(UInt64.self, "sequence"))
         default:
             throw ProtocolError.unknownMessageType(type)
         }

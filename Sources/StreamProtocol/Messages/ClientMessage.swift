@@ -43,6 +43,30 @@ public enum ClientMessage: Sendable, Hashable {
     /// Gives the space that deletions freed inside the database back to the file system now; answered
     /// with `COMPACTED`. Version 3.
     case compact
+    /// Attaches to a durable consumer as one of its members; answered with `SUBSCRIBED`, then
+    /// `DELIVERIES` as credit allows. `CREDIT` and `UNSUBSCRIBE` work on it as on a subscription.
+    /// Version 4.
+    case consume(Consume)
+    /// Acknowledges events delivered to a member; answered with `OK` once the acknowledgement is
+    /// stored. Version 4.
+    case ack(subscriptionID: UInt32, sequences: [UInt64])
+    /// Acknowledges every event the member holds at or below `sequence`; answered with `OK` once
+    /// stored. Version 4.
+    case ackThrough(subscriptionID: UInt32, sequence: UInt64)
+    /// Gives an event back to be delivered again (to any member) after `delayMilliseconds`; answered
+    /// with `OK`. Version 4.
+    case nack(subscriptionID: UInt32, sequence: UInt64, delayMilliseconds: UInt64)
+    /// Adds a durable consumer to a stream; answered with `CONSUMER_INFO`. Version 4.
+    case addConsumer(stream: String, name: String, config: ConsumerConfig)
+    /// Asks for one consumer; answered with `CONSUMER_INFO`. Version 4.
+    case getConsumerInfo(stream: String, name: String)
+    /// Asks for a stream's consumers; answered with `CONSUMER_LIST`. Version 4.
+    case listConsumers(stream: String)
+    /// Removes a consumer; answered with `OK`. Version 4.
+    case deleteConsumer(stream: String, name: String)
+    /// Moves a consumer to `sequence`, forgetting its pending events; answered with `CONSUMER_INFO`.
+    /// Version 4.
+    case resetConsumer(stream: String, name: String, sequence: UInt64)
 
     /// One event to append.
     public struct Publish: Sendable, Hashable {
@@ -88,6 +112,26 @@ public enum ClientMessage: Sendable, Hashable {
             self.stream = stream
             self.expectedLastSequence = expectedLastSequence
             self.entries = entries
+        }
+    }
+
+    /// A member attaching to a durable consumer, under credit-based flow control.
+    public struct Consume: Sendable, Hashable {
+        /// The client's id for the membership, unique among its live subscriptions.
+        public var subscriptionID: UInt32
+        /// The stream.
+        public var stream: String
+        /// The consumer's name.
+        public var consumer: String
+        /// How many events the server may send before it needs more credit.
+        public var credit: UInt32
+
+        /// The message with these fields.
+        public init(subscriptionID: UInt32, stream: String, consumer: String, credit: UInt32) {
+            self.subscriptionID = subscriptionID
+            self.stream = stream
+            self.consumer = consumer
+            self.credit = credit
         }
     }
 

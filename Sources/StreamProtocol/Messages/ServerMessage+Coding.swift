@@ -16,13 +16,19 @@ extension ServerMessage: WireMessage {
         case .stats: MessageType.stats
         case .verifyReport: MessageType.verifyReport
         case .compacted: MessageType.compacted
+        case .deliveries: MessageType.deliveries
+        case .consumerInfo: MessageType.consumerInfo
+        case .consumerList: MessageType.consumerList
         case .error: MessageType.error
         }
     }
 
     public var payloadSizeHint: Int {
-        if case let .events(_, events) = self { return events.reduce(0) { $0 + $1.payload.count + 21 } }
-        return 0
+        switch self {
+        case let .events(_, events): events.reduce(0) { $0 + $1.payload.count + 21 }
+        case let .deliveries(_, deliveries): deliveries.reduce(0) { $0 + $1.event.payload.count + 25 }
+        default: 0
+        }
     }
 
     public func writeBody(to writer: inout WireWriter) throws {
@@ -79,6 +85,18 @@ extension ServerMessage: WireMessage {
             writer.write(compaction.bytesAfter)
             writer.write(compaction.rewrote)
             writer.write(compaction.milliseconds)
+        case let .deliveries(subscriptionID, deliveries):
+            writer.write(subscriptionID)
+            writer.write(UInt32(deliveries.count))
+            for delivery in deliveries {
+                try delivery.event.write(to: &writer)
+                writer.write(delivery.deliveries)
+            }
+        case let .consumerInfo(info):
+            try info.write(to: &writer)
+        case let .consumerList(infos):
+            writer.write(UInt32(infos.count))
+            for info in infos { try info.write(to: &writer) }
         case let .error(code, message):
             writer.write(code.rawValue)
             // An error message is never worth failing the reply over: cut it to fit its field.
@@ -155,6 +173,22 @@ extension ServerMessage: WireMessage {
                 bytesAfter: try reader.read(UInt64.self, "bytes_after"),
                 rewrote: try reader.read(Bool.self, "rewrote"),
                 milliseconds: try reader.read(UInt64.self, "duration_ms")))
+        case MessageType.deliveries:
+            let subscriptionID = try reader.read(UInt32.self, "subscription_id")
+            let count = try reader.read(UInt32.self, "count")
+            var deliveries: [WireDelivery] = []
+            for _ in 0..<count {
+                let event = try WireEvent(from: &reader)
+                deliveries.append(WireDelivery(event: event, deliveries: try reader.read(UInt32.self, "deliveries")))
+            }
+            return .deliveries(subscriptionID: subscriptionID, deliveries: deliveries)
+        case MessageType.consumerInfo:
+            return .consumerInfo(try ConsumerInfo(from: &reader))
+        case MessageType.consumerList:
+            let count = try reader.read(UInt32.self, "count")
+            var infos: [ConsumerInfo] = []
+            for _ in 0..<count { infos.append(try ConsumerInfo(from: &reader)) }
+            return .consumerList(infos)
         case MessageType.error:
             return .error(
                 code: ErrorCode(rawValue: try reader.read(UInt16.self, "code")),

@@ -19,6 +19,9 @@ extension ServerMessage: CustomStringConvertible {
         case .stats: "STATS"
         case .verifyReport: "VERIFY_REPORT"
         case .compacted: "COMPACTED"
+        case .deliveries: "DELIVERIES"
+        case .consumerInfo: "CONSUMER_INFO"
+        case .consumerList: "CONSUMER_LIST"
         case .error: "ERROR"
         }
     }

@@ -30,6 +30,12 @@ public enum ServerMessage: Sendable, Hashable {
     case verifyReport(VerifyResult)
     /// What a compaction gave back, answering `COMPACT`. Version 3.
     case compacted(Compaction)
+    /// Events for a member of a durable consumer, with their delivery counts. Version 4.
+    case deliveries(subscriptionID: UInt32, deliveries: [WireDelivery])
+    /// One consumer, answering `ADD_CONSUMER`, `GET_CONSUMER_INFO` or `RESET_CONSUMER`. Version 4.
+    case consumerInfo(ConsumerInfo)
+    /// A stream's consumers, by name, answering `LIST_CONSUMERS`. Version 4.
+    case consumerList([ConsumerInfo])
     /// A request failed, or the connection is being closed (codes below 10).
     case error(code: ErrorCode, message: String)
 

@@ -34,6 +34,10 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConve
     public static let subscriptionNotFound = ErrorCode(rawValue: 16)
     /// `SUBSCRIBE` with an id already live on the connection.
     public static let subscriptionIDInUse = ErrorCode(rawValue: 17)
+    /// No durable consumer of that name on the stream.
+    public static let consumerNotFound = ErrorCode(rawValue: 18)
+    /// `ADD_CONSUMER` of a name in use with another configuration.
+    public static let consumerExists = ErrorCode(rawValue: 19)
     /// The disk or database is full; nothing of the request was stored.
     public static let storageFull = ErrorCode(rawValue: 20)
     /// The log failed; the message names the cause.
@@ -55,7 +59,7 @@ public struct ErrorCode: RawRepresentable, Sendable, Hashable, CustomStringConve
         1: "malformed_frame", 2: "frame_too_large", 3: "unknown_message", 4: "unsupported_version",
         5: "handshake_required", 10: "invalid_stream_name", 11: "stream_not_found", 12: "stream_exists",
         13: "wrong_last_sequence", 14: "invalid_argument", 15: "limit_exceeded", 16: "subscription_not_found",
-        17: "subscription_id_in_use", 20: "storage_full", 21: "storage_failure", 22: "shutting_down",
+        17: "subscription_id_in_use", 18: "consumer_not_found", 19: "consumer_exists", 20: "storage_full", 21: "storage_failure", 22: "shutting_down",
         23: "permission_denied", 24: "storage_unavailable", 99: "internal",
     ]
 

@@ -1,9 +1,11 @@
 /// The versions of the protocol this package speaks (see `schemas/protocol.md`): 1, then 2 for
-/// listing in pages, then 3 for `COMPACT`. The daemon accepts any of them in `HELLO`, and the client
+/// listing in pages, then 3 for `COMPACT`, then 4 for durable consumers. The daemon accepts any of them in `HELLO`, and the client
 /// asks for the newest.
 ///
 /// Thread-safety: constants only.
 public enum ProtocolVersions {
     /// Every version spoken, oldest to newest.
-    public static let supported: ClosedRange<UInt16> = 1...3
+    public static let supported: ClosedRange<UInt16> = 1...4
+    /// The first version with durable consumers.
+    public static let consumers: UInt16 = 4
 }

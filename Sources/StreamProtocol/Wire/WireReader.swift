@@ -13,6 +13,9 @@ public struct WireReader: Sendable {
     /// Whether every byte has been read.
     public var isAtEnd: Bool { bytes.isEmpty }
 
+    /// How many bytes are not read yet.
+    public var remaining: Int { bytes.count }
+
     /// The bytes not read yet, copied.
     public var remainingBytes: [UInt8] { Array(bytes) }
 

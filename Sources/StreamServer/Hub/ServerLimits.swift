@@ -29,6 +29,8 @@ public struct ServerLimits: Sendable, Hashable {
     public var deduplicationWindowBytes: Int = 2 * 1024 * 1024
     /// The most bytes of message ids all streams' windows together remember.
     public var deduplicationBytesTotal: Int = 64 * 1024 * 1024
+    /// The most durable consumers one stream may have.
+    public var maximumConsumersPerStream: Int = 256
     /// The limits on connections: how many, how long they may stay silent, how much they may buffer.
     public var connections = ConnectionLimits()
 

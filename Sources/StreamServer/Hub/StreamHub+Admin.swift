@@ -60,7 +60,7 @@ extension StreamHub {
         return report(first: before.firstSequence, newFirst: after.firstSequence, last: after.lastSequence)
     }
 
-    /// Deletes `name` and ends its subscriptions with reason `stream deleted`.
+    /// Deletes `name` and ends its subscriptions and its consumers' members with reason `stream deleted`.
     func deleteStream(_ name: String) throws {
         try StreamName.validate(name)
         guard try log.catalogEntry(name) != nil else { throw notFound(name) }
@@ -76,6 +76,7 @@ extension StreamHub {
         }
         activity.forget(name)
         endSubscriptions(to: name, reason: .streamDeleted, message: "the stream \"\(name)\" was deleted.")
+        closeConsumers(of: name)
     }
 
     private func report(first: UInt64, newFirst: UInt64, last: UInt64) -> (removed: UInt64, firstSequence: UInt64) {

@@ -31,10 +31,18 @@ public final class StreamHub: Sendable {
     private let subscriptions = Mutex<[String: [ObjectIdentifier: Subscription]]>([:])
     /// Where subscribers falling behind are logged.
     let subscriberLog: SubscriberLog
+    /// Where the hub's own troubles (a consumer that cannot read its stream) are logged.
+    let logger: Logger
+    /// The durable consumers loaded so far, by stream and name.
+    let consumers = Mutex<[ConsumerKey: ServedConsumer]>([:])
+    /// Stores the consumers' changes.
+    let consumerSaver: ConsumerSaver
 
     /// A hub serving `log` under `limits`, announcing itself as `serverName`, logging to `logger`.
     package init(log: any ServedLog, limits: ServerLimits = ServerLimits(), serverName: String = "streamd", logger: Logger = Logger(label: "streamd")) {
         subscriberLog = SubscriberLog(logger: logger)
+        self.logger = logger
+        consumerSaver = ConsumerSaver(log: log)
         self.log = log
         self.limits = limits
         self.serverName = serverName

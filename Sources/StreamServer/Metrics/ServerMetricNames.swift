@@ -25,8 +25,14 @@ public enum ServerMetricNames {
     public static let subscriptions = "streamd_subscriptions_active"
     /// Gauge: live subscriptions reading the log (catching up from disk) rather than live events.
     public static let subscriptionsCatchingUp = "streamd_subscriptions_catching_up"
-    /// Counter: events delivered to subscribers.
+    /// Counter: events delivered to subscribers and to members of durable consumers.
     public static let deliveredEvents = "streamd_delivered_events_total"
+    /// Counter: events durable consumers delivered again (after their ack wait, or given back).
+    public static let redeliveredEvents = "streamd_consumer_redelivered_events_total"
+    /// Counter: events members of durable consumers acknowledged.
+    public static let acknowledgedEvents = "streamd_consumer_acknowledged_events_total"
+    /// Counter: events durable consumers moved to their dead-letter streams.
+    public static let deadLetteredEvents = "streamd_consumer_dead_lettered_events_total"
     /// Counter, label `code` (a protocol error code's name): ERROR frames sent.
     public static let errors = "streamd_errors_total"
     /// Gauge: the database file's size.
@@ -46,7 +52,10 @@ public enum ServerMetricNames {
         connectionsRefused: "Client connections refused at accept, by reason (max_connections, max_connections_per_user, out_of_descriptors).",
         subscriptions: "Live subscriptions now.",
         subscriptionsCatchingUp: "Live subscriptions reading the event log (catching up from disk) rather than taking live events.",
-        deliveredEvents: "Events delivered to subscribers.",
+        deliveredEvents: "Events delivered to subscribers and to members of durable consumers.",
+        redeliveredEvents: "Events durable consumers delivered again, after their ack wait ran out or a member gave them back.",
+        acknowledgedEvents: "Events members of durable consumers acknowledged.",
+        deadLetteredEvents: "Events durable consumers moved to their dead-letter streams after their last delivery.",
         errors: "ERROR frames sent to clients, by protocol error code.",
         databaseSize: "Size of the database file in bytes, read at each scrape.",
         walSize: "Size of the write-ahead log file in bytes, read at each scrape.",

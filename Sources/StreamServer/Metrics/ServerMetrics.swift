@@ -29,6 +29,12 @@ public final class ServerMetrics: Sendable {
     let connectionsAccepted = Counter(label: ServerMetricNames.connectionsAccepted)
     /// Events delivered to subscribers, counted per EVENTS frame.
     let deliveredEvents = Counter(label: ServerMetricNames.deliveredEvents)
+    /// Events durable consumers delivered again, counted per DELIVERIES frame.
+    let redeliveredEvents = Counter(label: ServerMetricNames.redeliveredEvents)
+    /// Events members acknowledged, counted per ACK.
+    let acknowledgedEvents = Counter(label: ServerMetricNames.acknowledgedEvents)
+    /// Events moved to dead-letter streams.
+    let deadLetteredEvents = Counter(label: ServerMetricNames.deadLetteredEvents)
     private let refusals: [RefusalReason: Counter]
     private let connections = Gauge(label: ServerMetricNames.connections)
     private let subscriptions = Gauge(label: ServerMetricNames.subscriptions)
@@ -54,7 +60,7 @@ public final class ServerMetrics: Sendable {
         .malformedFrame, .frameTooLarge, .unknownMessage, .unsupportedVersion, .handshakeRequired,
         .invalidStreamName, .streamNotFound, .streamExists, .wrongLastSequence, .invalidArgument,
         .limitExceeded, .subscriptionNotFound, .subscriptionIDInUse, .storageFull, .storageFailure,
-        .shuttingDown, .permissionDenied, .storageUnavailable, .internal,
+        .shuttingDown, .permissionDenied, .storageUnavailable, .internal, .consumerNotFound, .consumerExists,
     ]
 
     /// Counts an ERROR frame with `code` sent to a client.

@@ -16,6 +16,9 @@ extension ConnectionSession {
         case anyRight(stream: String, operation: String)
         /// Any right on at least one stream pattern (listing, which then shows only those streams).
         case somewhere(what: String, operation: String)
+        /// Every need listed (adding a consumer: `admin` on its stream, and publishing to its
+        /// dead-letter stream, which the daemon does on the client's word).
+        case all([Need])
     }
 
     /// Whether `step` may run on the event loop without asking the log: the client may do anything,
@@ -34,10 +37,23 @@ extension ConnectionSession {
     /// refusal. A publish allowed to create its stream is logged as that creation.
     func refuseIfNotAllowed(_ step: Step) -> Bool {
         guard let access, !access.isUnrestricted else { return false }
+        guard let refusal = refusal(of: Self.need(of: step), access: access) else { return false }
+        refuse(step, refusal, access: access)
+        return true
+    }
+
+    /// What the client is refused, with the right, stream and operation to log.
+    private typealias Refusal = (right: AccessRight, stream: String?, operation: String, what: String)
+
+    /// Why `need` is refused to the client, or nil when the rules allow it; a publish allowed to
+    /// create its stream is logged as that creation.
+    private func refusal(of need: Need, access: ConnectionAccess) -> Refusal? {
         let rules = access.control.rules
         let identity = access.identity
-        let refusal: (right: AccessRight, stream: String?, operation: String, what: String)?
-        switch Self.need(of: step) {
+        let refusal: Refusal?
+        switch need {
+        case let .all(needs):
+            refusal = needs.lazy.compactMap { self.refusal(of: $0, access: access) }.first
         case .nothing:
             refusal = nil
         case let .right(right, stream, operation):
@@ -61,7 +77,12 @@ extension ConnectionSession {
         case let .somewhere(what, operation):
             refusal = rules.allowsOnSomeStream(identity) ? nil : (.read, nil, operation, what)
         }
-        guard let refusal else { return false }
+        return refusal
+    }
+
+    /// Answers `step` with `refusal`.
+    private func refuse(_ step: Step, _ refusal: Refusal, access: ConnectionAccess) {
+        let identity = access.identity
         access.control.auditRefusal(identity, right: refusal.right, stream: refusal.stream, operation: refusal.operation)
         let reply = ServerMessage.error(code: .permissionDenied, message: access.control.refusalMessage(identity, may: refusal.what))
         switch step {
@@ -74,7 +95,6 @@ extension ConnectionSession {
         case .send, .closeThenSend:
             break
         }
-        return true
     }
 
     /// Which streams the client sees in a listing: those it has some right on (every one for a client
@@ -141,6 +161,15 @@ extension ConnectionSession {
             case let .verify(stream?): return .right(.admin, stream: stream, operation: "verify")
             case .verify(nil): return .everywhere(.admin, what: "verify the whole log", operation: "verify")
             case .compact: return .everywhere(.admin, what: "compact the whole log", operation: "compact")
+            case .ack, .ackThrough, .nack: return .nothing
+            case let .consume(consume): return .right(.read, stream: consume.stream, operation: "consume")
+            case let .getConsumerInfo(stream, _), let .listConsumers(stream): return .anyRight(stream: stream, operation: "consumer info")
+            case let .addConsumer(stream, _, config):
+                let own = Need.right(.admin, stream: stream, operation: "consumer add")
+                guard let deadLetter = config.deadLetter else { return own }
+                return .all([own, .publishing(stream: deadLetter, operation: "consumer add (dead-letter stream)")])
+            case let .deleteConsumer(stream, _): return .right(.admin, stream: stream, operation: "consumer rm")
+            case let .resetConsumer(stream, _, _): return .right(.admin, stream: stream, operation: "consumer reset")
             }
         }
     }

@@ -81,6 +81,31 @@ extension ConnectionSession {
             let compaction = try hub.compact()
             auditChange("compact", stream: nil, detail: "reclaimed \(compaction.reclaimedBytes) bytes")
             return .compacted(compaction)
+        case let .consume(consume):
+            try self.consume(consume, requestID: requestID)
+            return nil
+        case .ack, .ackThrough:
+            acknowledgePipelined(message, requestID: requestID)
+            return nil
+        case let .nack(id, sequence, delay):
+            try giveBack(sequence, subscriptionID: id, delayMilliseconds: delay)
+            return .ok
+        case let .addConsumer(stream, name, config):
+            let info = try hub.addConsumer(name, to: stream, config: config)
+            auditChange("consumer add", stream: stream, detail: "consumer \(name)")
+            return .consumerInfo(info)
+        case let .getConsumerInfo(stream, name):
+            return .consumerInfo(try hub.consumerInfo(name, of: stream))
+        case let .listConsumers(stream):
+            return .consumerList(try hub.listConsumers(of: stream))
+        case let .deleteConsumer(stream, name):
+            try hub.deleteConsumer(name, of: stream)
+            auditChange("consumer rm", stream: stream, detail: "consumer \(name)")
+            return .ok
+        case let .resetConsumer(stream, name, sequence):
+            let info = try hub.resetConsumer(name, of: stream, to: sequence)
+            auditChange("consumer reset", stream: stream, detail: "consumer \(name) to sequence \(sequence)")
+            return .consumerInfo(info)
         }
     }
 

@@ -74,6 +74,9 @@ extension ConnectionSession {
         where batch.isPipelinable && batch.entries.count <= hub.maximumBatchEntries && allowed(batch.stream):
             publishPipelined(batch, requestID: requestID)
             return true
+        case let .handle(message, requestID) where message.isAcknowledgement:
+            acknowledgePipelined(message, requestID: requestID)
+            return true
         default:
             return false
         }

@@ -26,7 +26,7 @@ public final class ConnectionSession: Sendable {
     public let access: ConnectionAccess?
 
     private struct Subscriptions {
-        var live: [UInt32: Subscription] = [:]
+        var live: [UInt32: any LiveSubscription] = [:]
         /// Ids between the `SUBSCRIBE` check and the subscription's opening.
         var reserved: Set<UInt32> = []
         var closed = false
@@ -120,7 +120,7 @@ public final class ConnectionSession: Sendable {
     public func shutDown() {
         inbound.withLock { $0.close() }
         pipelinedReplies.waitUntilAnswered()
-        let ending = subscriptions.withLock { table -> [Subscription] in
+        let ending = subscriptions.withLock { table -> [any LiveSubscription] in
             table.closed = true
             return Array(table.live.values)
         }
@@ -170,7 +170,7 @@ public final class ConnectionSession: Sendable {
     // MARK: Subscriptions
 
     func endSubscriptions() {
-        let ending = subscriptions.withLock { table -> [Subscription] in
+        let ending = subscriptions.withLock { table -> [any LiveSubscription] in
             table.closed = true
             return Array(table.live.values)
         }
@@ -197,7 +197,7 @@ public final class ConnectionSession: Sendable {
 
     /// Turns a reservation into a live subscription (or drops it when `subscription` is nil).
     /// Returns false if the session closed meanwhile.
-    func settleReservation(_ id: UInt32, with subscription: Subscription?) -> Bool {
+    func settleReservation(_ id: UInt32, with subscription: (any LiveSubscription)?) -> Bool {
         subscriptions.withLock { table in
             table.reserved.remove(id)
             guard let subscription, !table.closed else { return false }
@@ -207,15 +207,15 @@ public final class ConnectionSession: Sendable {
     }
 
     /// The live subscriptions, as a snapshot.
-    func liveSubscriptions() -> [Subscription] {
+    func liveSubscriptions() -> [any LiveSubscription] {
         subscriptions.withLock { Array($0.live.values) }
     }
 
-    func subscription(_ id: UInt32) -> Subscription? {
+    func subscription(_ id: UInt32) -> (any LiveSubscription)? {
         subscriptions.withLock { $0.live[id] }
     }
 
-    func removeSubscription(_ subscription: Subscription) {
+    func removeSubscription(_ subscription: any LiveSubscription) {
         subscriptions.withLock { table in
             if table.live[subscription.id] === subscription { table.live[subscription.id] = nil }
         }

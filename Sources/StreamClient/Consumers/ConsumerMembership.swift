@@ -1,0 +1,113 @@
+import NIOCore
+import StreamProtocol
+import Synchronization
+
+/// One attachment of this client to a durable consumer: its subscription id, the acknowledgements
+/// waiting to be sent, and the credit they give back.
+///
+/// Acknowledgements made while one event-loop turn runs go out together as one `ACK` at its end;
+/// each settled delivery (acknowledged or given back) gives one credit back, granted in halves of the
+/// window, so a member never holds more than `credit` unsettled events.
+/// Thread-safety: Sendable; its state is under a mutex and frames are sent outside it.
+final class ConsumerMembership: Sendable {
+    typealias Stored = @Sendable (StreamClientError?) -> Void
+
+    private struct State {
+        var id: UInt32 = 0
+        var sequences: [UInt64] = []
+        var waiting: [Stored] = []
+        var flushScheduled = false
+        var settled: UInt32 = 0
+        var ended = false
+    }
+
+    private weak let connection: StreamConnection?
+    private let credit: UInt32
+    private let state = Mutex(State())
+
+    init(connection: StreamConnection, credit: UInt32) {
+        self.connection = connection
+        self.credit = credit
+    }
+
+    /// The subscription id, once registered.
+    var id: UInt32 {
+        get { state.withLock { $0.id } }
+        set { state.withLock { $0.id = newValue } }
+    }
+
+    /// Stops sending: the membership ended.
+    func end() {
+        let waiting = state.withLock { state -> [Stored] in
+            state.ended = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for stored in waiting { stored(.connectionClosed("the consumer membership ended before its acknowledgement was sent.")) }
+    }
+
+    /// Queues the acknowledgement of `sequence`; `stored` hears when the daemon stored it.
+    func ack(_ sequence: UInt64, stored: Stored?) {
+        guard let connection else {
+            stored?(.connectionClosed("the connection is gone."))
+            return
+        }
+        let schedule = state.withLock { state -> Bool? in
+            guard !state.ended else { return nil }
+            state.sequences.append(sequence)
+            if let stored { state.waiting.append(stored) }
+            defer { state.flushScheduled = true }
+            return !state.flushScheduled
+        }
+        guard let schedule else {
+            stored?(.connectionClosed("the consumer membership ended; the event is delivered again after its ack wait."))
+            return
+        }
+        if schedule { connection.channel.eventLoop.execute { self.flush() } }
+        settled(1)
+    }
+
+    /// Gives `sequence` back for delivery after `delay`.
+    func giveBack(_ sequence: UInt64, delay: Duration) {
+        guard let connection, let id = state.withLock({ $0.ended ? nil : $0.id }) else { return }
+        let parts = delay.components
+        let milliseconds = max(0, parts.seconds * 1_000 + parts.attoseconds / 1_000_000_000_000_000)
+        connection.send(.nack(subscriptionID: id, sequence: sequence, delayMilliseconds: UInt64(milliseconds)))
+        settled(1)
+    }
+
+    /// Sends the acknowledgements queued so far as one `ACK`.
+    private func flush() {
+        guard let connection else { return }
+        let (id, sequences, waiting) = state.withLock { state -> (UInt32, [UInt64], [Stored]) in
+            state.flushScheduled = false
+            defer {
+                state.sequences = []
+                state.waiting = []
+            }
+            return (state.id, state.sequences, state.waiting)
+        }
+        guard !sequences.isEmpty else { return }
+        connection.send(.ack(subscriptionID: id, sequences: sequences)) { reply in
+            let error: StreamClientError?
+            switch reply {
+            case .success(.ok): error = nil
+            case let .success(.error(code, message)): error = .server(code: code, message: message)
+            case let .success(other): error = .protocolViolation("expected OK, got \(other)")
+            case let .failure(failure): error = failure
+            }
+            for stored in waiting { stored(error) }
+        }
+    }
+
+    /// Counts settled deliveries and grants their credit back once half the window is settled.
+    private func settled(_ count: UInt32) {
+        let grant = state.withLock { state -> (UInt32, UInt32)? in
+            state.settled += count
+            guard state.settled >= max(credit / 2, 1), !state.ended else { return nil }
+            defer { state.settled = 0 }
+            return (state.id, state.settled)
+        }
+        if let (id, count) = grant { connection?.send(.credit(subscriptionID: id, credit: count)) }
+    }
+}

@@ -1,0 +1,75 @@
+import Dispatch
+import EventLog
+import Synchronization
+
+/// Stores changed consumers in the log: all that changed meanwhile in one transaction, one save at a
+/// time, on its own queue, so a thousand acknowledgements cost a few commits rather than a thousand.
+///
+/// A caller may ask to be told when its change is stored: it is told after the first save that began
+/// after it asked, with that save's error if it failed.
+/// Thread-safety: Sendable; every method may be called from any thread but its own queue.
+final class ConsumerSaver: Sendable {
+    private struct State {
+        var changed: [ObjectIdentifier: ServedConsumer] = [:]
+        var waiting: [@Sendable ((any Error)?) -> Void] = []
+        var saving = false
+    }
+
+    private let log: any ServedLog
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "streamd.consumer-saver")
+
+    init(log: any ServedLog) {
+        self.log = log
+    }
+
+    /// Notes that `consumer` changed; `stored`, when given, is called once the change is stored.
+    func changed(_ consumer: ServedConsumer, then stored: (@Sendable ((any Error)?) -> Void)?) {
+        let start = state.withLock { state -> Bool in
+            state.changed[ObjectIdentifier(consumer)] = consumer
+            if let stored { state.waiting.append(stored) }
+            guard !state.saving else { return false }
+            state.saving = true
+            return true
+        }
+        if start { queue.async { self.saveWhileChanged() } }
+    }
+
+    /// Stores `consumer` and returns once it is stored.
+    func store(_ consumer: ServedConsumer) throws {
+        let outcome = Mutex<(any Error)??>(nil)
+        let done = DispatchSemaphore(value: 0)
+        changed(consumer) { error in
+            outcome.withLock { $0 = .some(error) }
+            done.signal()
+        }
+        done.wait()
+        if let error = outcome.withLock({ $0 }) ?? nil { throw error }
+    }
+
+    /// Runs `work` between saves (a deletion, which no save begun earlier may undo).
+    func betweenSaves<R: Sendable>(_ work: () throws -> R) throws -> R {
+        try queue.sync { try work() }
+    }
+
+    private func saveWhileChanged() {
+        while true {
+            let (consumers, waiting) = state.withLock { state -> ([ServedConsumer], [@Sendable ((any Error)?) -> Void]) in
+                defer {
+                    state.changed = [:]
+                    state.waiting = []
+                }
+                if state.changed.isEmpty { state.saving = false }
+                return (Array(state.changed.values), state.waiting)
+            }
+            if consumers.isEmpty { return }
+            var failure: (any Error)?
+            do {
+                try log.saveConsumers(consumers.filter { !$0.isClosed }.map(\.record))
+            } catch {
+                failure = error
+            }
+            for stored in waiting { stored(failure) }
+        }
+    }
+}

@@ -1,0 +1,339 @@
+import Dispatch
+import EventLog
+import Logging
+import StreamProtocol
+import Synchronization
+
+/// One durable consumer as the hub serves it: its state in memory, its members, and the loop that
+/// reads the log and hands events out.
+///
+/// One delivery loop ("pump") runs at a time, on the consumer's serial queue; acknowledgements,
+/// credit and new commits change the state under its lock from any thread and wake the pump. Each
+/// change is handed to the hub's `ConsumerSaver`, which stores the consumer with the next save;
+/// acknowledgements are answered once stored. Administrative changes (reset) run on the queue, so
+/// they never fall inside a pump's read.
+/// Thread-safety: Sendable; every method may be called from any thread except the queue itself.
+final class ServedConsumer: Sendable {
+    let stream: String
+    let name: String
+    /// The life of the stream the consumer belongs to.
+    let streamCreated: Int64
+
+    private struct Core {
+        var logic: ConsumerState
+        var members: [ObjectIdentifier: ConsumerMember] = [:]
+        var pumpScheduled = false
+        /// When the pending timer fires, if one is set.
+        var timerAt: UInt64?
+        var closed = false
+    }
+
+    private unowned let hub: StreamHub
+    private let core: Mutex<Core>
+    private let queue: DispatchQueue
+    private let observation = Mutex<AppendObservation?>(nil)
+
+    /// The consumer `record`, whose stream holds events up to `lastSequence`.
+    init(record: ConsumerRecord, lastSequence: UInt64, hub: StreamHub) {
+        stream = record.stream
+        name = record.name
+        streamCreated = record.streamCreated
+        self.hub = hub
+        core = Mutex(Core(logic: ConsumerState(record, lastSequence: lastSequence, now: Self.now)))
+        queue = DispatchQueue(label: "streamd.consumer")
+    }
+
+    /// Starts following the stream's commits.
+    func start() throws {
+        let observation = try hub.log.observeAppendsImmediately(to: stream) { [weak self] append in
+            guard let self else { return }
+            let wake = self.core.withLock { core -> Bool in
+                core.logic.lastSequence = max(core.logic.lastSequence, append.lastSequence)
+                return core.logic.memberCount > 0
+            }
+            if wake { self.wake() }
+        }
+        self.observation.withLock { $0 = observation }
+    }
+
+    private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
+
+    // MARK: Members
+
+    /// Adds `member` with `credit`; false when the consumer was closed meanwhile.
+    func attach(_ member: ConsumerMember, credit: UInt32) -> Bool {
+        let attached = core.withLock { core -> Bool in
+            guard !core.closed else { return false }
+            core.members[ObjectIdentifier(member)] = member
+            core.logic.attach(ObjectIdentifier(member), credit: UInt64(credit))
+            return true
+        }
+        if attached { wake() }
+        return attached
+    }
+
+    func detach(_ member: ConsumerMember) {
+        core.withLock { core in
+            core.members[ObjectIdentifier(member)] = nil
+            core.logic.detach(ObjectIdentifier(member))
+        }
+    }
+
+    func addCredit(_ credit: UInt32, to member: ConsumerMember) {
+        core.withLock { $0.logic.addCredit(ObjectIdentifier(member), UInt64(credit)) }
+        wake()
+    }
+
+    /// The next sequence to deliver for the first time.
+    var nextSequence: UInt64 { core.withLock { $0.logic.nextSequence } }
+
+    var info: ConsumerInfo { core.withLock { $0.logic.info(stream: stream, name: name) } }
+
+    /// The consumer as the log keeps it.
+    var record: ConsumerRecord { core.withLock { $0.logic.record(stream: stream, streamCreated: streamCreated, name: name) } }
+
+    /// Whether it was closed (deleted, or its stream was): a saver stores it no more.
+    var isClosed: Bool { core.withLock { $0.closed } }
+
+    // MARK: Acknowledgements
+
+    /// Acknowledges `sequences`, then calls `stored` once the change is stored (at once when nothing
+    /// was pending).
+    func ack(_ sequences: [UInt64], stored: @escaping @Sendable ((any Error)?) -> Void) {
+        let count = core.withLock { $0.logic.ack(sequences) }
+        finishAck(count, stored: stored)
+    }
+
+    /// Acknowledges what `member` holds at or below `sequence`, then calls `stored` as `ack` does.
+    func ack(through sequence: UInt64, heldBy member: ConsumerMember, stored: @escaping @Sendable ((any Error)?) -> Void) {
+        let count = core.withLock { $0.logic.ack(through: sequence, heldBy: ObjectIdentifier(member)) }
+        finishAck(count, stored: stored)
+    }
+
+    private func finishAck(_ count: Int, stored: @escaping @Sendable ((any Error)?) -> Void) {
+        guard count > 0 else { return stored(nil) }
+        hub.metrics.acknowledgedEvents.increment(by: Int64(count))
+        // Room in the pending set may let the next events out.
+        wake()
+        hub.consumerSaver.changed(self, then: stored)
+    }
+
+    /// Gives `sequence` back for delivery after `delayMilliseconds`; whether it was pending.
+    func giveBack(_ sequence: UInt64, delayMilliseconds: UInt64) -> Bool {
+        let now = Self.now
+        let found = core.withLock { $0.logic.giveBack(sequence, delay: ConsumerState.nanoseconds(delayMilliseconds), now: now) }
+        if found { wake() }
+        return found
+    }
+
+    /// Starts again at `sequence`, forgetting pending events; runs between pumps, and returns once
+    /// the change is stored.
+    func reset(to sequence: UInt64) throws -> ConsumerInfo {
+        queue.sync { core.withLock { $0.logic.reset(to: sequence) } }
+        wake()
+        try hub.consumerSaver.store(self)
+        return info
+    }
+
+    /// Closes the consumer: no delivery follows, and each member ends with `reason` and `message`.
+    func close(reason: SubscriptionEndReason, message: String) {
+        let members = core.withLock { core -> [ConsumerMember] in
+            core.closed = true
+            return Array(core.members.values)
+        }
+        observation.withLock { $0?.cancel() }
+        for member in members { member.end(reason: reason, message: message, replyTo: member.requestID) }
+        queue.sync {}
+    }
+
+    // MARK: Delivery
+
+    /// Runs the pump on the queue unless it runs already.
+    func wake() {
+        let claimed = core.withLock { core -> Bool in
+            guard !core.pumpScheduled, !core.closed else { return false }
+            core.pumpScheduled = true
+            return true
+        }
+        if claimed { queue.async { self.pump() } }
+    }
+
+    private func pump() {
+        while true {
+            let now = Self.now
+            let (step, exhausted, members) = core.withLock { core -> (ConsumerState.Step, [PendingDelivery], [ObjectIdentifier: ConsumerMember]) in
+                guard !core.closed else {
+                    core.pumpScheduled = false
+                    return (.wait(deadline: nil), [], [:])
+                }
+                let exhausted = core.logic.expire(now: now)
+                let members = core.members
+                let step = core.logic.nextStep(now: now) { members[$0]?.canSend ?? false }
+                if case .wait = step, exhausted.isEmpty { core.pumpScheduled = false }
+                return (step, exhausted, members)
+            }
+            if !exhausted.isEmpty { moveToDeadLetter(exhausted) }
+            switch step {
+            case let .wait(deadline):
+                if let deadline { setTimer(deadline) }
+                if exhausted.isEmpty { return }
+            case let .deliver(key, first, last):
+                guard let member = members[key] else { continue }
+                deliver(first...last, to: member)
+            case let .redeliver(key, deliveries):
+                guard let member = members[key] else { continue }
+                redeliver(deliveries, to: member)
+            }
+        }
+    }
+
+    /// Reads `sequences` and sends them to `member` as first deliveries, in frames of the hub's size.
+    private func deliver(_ sequences: ClosedRange<UInt64>, to member: ConsumerMember) {
+        var frames = DeliveryFrames(member: member, limits: hub.limits)
+        var missing: [UInt64] = []
+        var expected = sequences.lowerBound
+        do {
+            try hub.log.read(stream, from: .from(sequence: sequences.lowerBound), expecting: sequences.count) { event in
+                guard event.sequence <= sequences.upperBound else { return false }
+                // Events trimmed by retention meanwhile, and terminal events, are not handed out.
+                if event.sequence > expected { missing.append(contentsOf: expected..<event.sequence) }
+                expected = event.sequence + 1
+                if event.kind == .value { try frames.add(event, deliveries: 1) } else { missing.append(event.sequence) }
+                return event.sequence < sequences.upperBound
+            }
+        } catch {
+            return failed(reading: error)
+        }
+        if expected <= sequences.upperBound { missing.append(contentsOf: expected...sequences.upperBound) }
+        frames.flush()
+        settle(missing, member: member, delivered: frames.sent)
+    }
+
+    /// Reads each of `deliveries` again and sends them to `member` with their counts.
+    private func redeliver(_ deliveries: [PendingDelivery], to member: ConsumerMember) {
+        var frames = DeliveryFrames(member: member, limits: hub.limits)
+        var missing: [UInt64] = []
+        do {
+            for delivery in deliveries {
+                var found = false
+                try hub.log.read(stream, from: .from(sequence: delivery.sequence), expecting: 1) { event in
+                    if event.sequence == delivery.sequence, event.kind == .value {
+                        try frames.add(event, deliveries: delivery.deliveries)
+                        found = true
+                    }
+                    return false
+                }
+                if !found { missing.append(delivery.sequence) }
+            }
+        } catch {
+            return failed(reading: error)
+        }
+        frames.flush()
+        hub.metrics.redeliveredEvents.increment(by: Int64(frames.sent))
+        settle(missing, member: member, delivered: frames.sent)
+    }
+
+    private func settle(_ missing: [UInt64], member: ConsumerMember, delivered: Int) {
+        if !missing.isEmpty { core.withLock { $0.logic.drop(missing, from: ObjectIdentifier(member)) } }
+        hub.metrics.deliveredEvents.increment(by: Int64(delivered))
+        hub.consumerSaver.changed(self, then: nil)
+    }
+
+    /// A read of the stream failed: a deleted stream closes the consumer; otherwise what was handed
+    /// out stays pending, to go out again after its ack wait.
+    private func failed(reading error: any Error) {
+        if let error = error as? EventLogError, error.code == .streamNotFound {
+            core.withLock { $0.closed = true }
+            return
+        }
+        hub.logger.error("a durable consumer could not read its stream", metadata: [
+            "stream": .string(stream), "consumer": .string(name), "error": .string(ServerError.from(error).message),
+        ])
+    }
+
+    /// Publishes each event delivered `maxDeliver` times to the dead-letter stream (or drops it when
+    /// there is none); one whose publish fails stays pending for another ack wait.
+    private func moveToDeadLetter(_ exhausted: [PendingDelivery]) {
+        let target = core.withLock { $0.logic.config.deadLetter }
+        for delivery in exhausted {
+            guard let target else { continue }
+            do {
+                var payload: [UInt8]?
+                try hub.log.read(stream, from: .from(sequence: delivery.sequence), expecting: 1) { event in
+                    if event.sequence == delivery.sequence { payload = [UInt8](event.payload) }
+                    return false
+                }
+                guard let payload else { continue }
+                _ = try hub.publish(to: target, expectedLastSequence: nil, [.init(messageID: deadLetterID(delivery.sequence), payload: payload)])
+                hub.metrics.deadLetteredEvents.increment()
+            } catch {
+                let now = Self.now
+                core.withLock { $0.logic.restore(delivery, now: now) }
+                hub.logger.warning("an event delivered its maximum number of times could not be moved to its dead-letter stream; it stays pending", metadata: [
+                    "stream": .string(stream), "consumer": .string(name), "sequence": .stringConvertible(delivery.sequence),
+                    "dead-letter": .string(target), "error": .string(ServerError.from(error).message),
+                ])
+            }
+        }
+        hub.consumerSaver.changed(self, then: nil)
+    }
+
+    /// The message id an event moved to the dead-letter stream carries, so a move repeated after a
+    /// crash is stored once: the consumer (by a hash of its stream and name) and the sequence.
+    private func deadLetterID(_ sequence: UInt64) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in stream.utf8 + [0] + name.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+        }
+        return "dead-letter/\(String(hash, radix: 16))/\(sequence)"
+    }
+
+    private func setTimer(_ deadline: UInt64) {
+        let set = core.withLock { core -> Bool in
+            if let at = core.timerAt, at <= deadline, at > Self.now { return false }
+            core.timerAt = deadline
+            return true
+        }
+        guard set else { return }
+        queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: deadline)) { [weak self] in
+            guard let self else { return }
+            self.core.withLock { if $0.timerAt == deadline { $0.timerAt = nil } }
+            self.wake()
+        }
+    }
+}
+
+/// `DELIVERIES` frames for one member, filled from log reads and sent as they fill.
+///
+/// A value type used on the consumer's queue.
+private struct DeliveryFrames {
+    let member: ConsumerMember
+    let limits: ServerLimits
+    private var frame: EventsFrameBuilder
+    /// Events in frames the member took.
+    private(set) var sent = 0
+
+    init(member: ConsumerMember, limits: ServerLimits) {
+        self.member = member
+        self.limits = limits
+        frame = Self.empty(member)
+    }
+
+    private static func empty(_ member: ConsumerMember) -> EventsFrameBuilder {
+        EventsFrameBuilder(subscriptionID: member.id, requestID: member.requestID, capacity: 64 * 1024, countsDeliveries: true)
+    }
+
+    mutating func add(_ event: LogEventView, deliveries: UInt32) throws {
+        if frame.count > 0, frame.count >= limits.maximumEventsPerFrame || frame.payloadBytes + event.payload.count > limits.maximumEventBytesPerFrame {
+            flush()
+        }
+        try frame.append(sequence: event.sequence, timestamp: event.timestamp, kind: .value, payload: event.payload, deliveries: deliveries)
+    }
+
+    mutating func flush() {
+        guard frame.count > 0 else { return }
+        let count = frame.count
+        if member.send(frame: frame.finished()) { sent += count }
+        frame = Self.empty(member)
+    }
+}
