@@ -39,6 +39,12 @@ import Testing
             ("verify", ["verify"], nil),
             ("verify", ["verify", stream], nil),
             ("rm", ["rm", made], nil),
+            ("consumer-add", ["consumer", "add", stream, "billing", "--max-deliver", "3", "--dead-letter", made], nil),
+            ("consumer-ls", ["consumer", "ls", stream], nil),
+            ("next", ["next", stream, "--consumer", "billing"], nil),
+            ("consumer-info", ["consumer", "info", stream, "billing"], nil),
+            ("consumer-reset", ["consumer", "reset", stream, "billing", "--to-seq", "1"], nil),
+            ("consumer-rm", ["consumer", "rm", stream, "billing"], nil),
         ]
         var covered = Set<String>()
         for run in runs {
@@ -49,6 +55,9 @@ import Testing
             #expect(schema.problems(of: document, against: run.definition) == [], "\(run.arguments): \(document)")
             covered.insert(run.definition)
         }
-        #expect(covered == ["ls", "info", "stats", "tail", "publish", "create", "config", "truncate", "rm", "replay", "export", "import", "verify"])
+        #expect(covered == [
+            "ls", "info", "stats", "tail", "publish", "create", "config", "truncate", "rm", "replay", "export", "import", "verify",
+            "consumer-add", "consumer-ls", "next", "consumer-info", "consumer-reset", "consumer-rm",
+        ])
     }
 }

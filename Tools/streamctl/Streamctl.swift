@@ -21,7 +21,7 @@ struct Streamctl: AsyncParsableCommand {
         subcommands: [
             ListCommand.self, InfoCommand.self, StatsCommand.self, TailCommand.self, PublishCommand.self,
             CreateCommand.self, ConfigCommand.self, TruncateCommand.self, RemoveCommand.self, ReplayCommand.self,
-            ExportCommand.self, ImportCommand.self, VerifyCommand.self, CompactCommand.self,
+            ExportCommand.self, ImportCommand.self, VerifyCommand.self, CompactCommand.self, ConsumerCommand.self, NextCommand.self,
         ]
     )
 

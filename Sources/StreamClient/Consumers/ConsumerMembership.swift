@@ -23,11 +23,14 @@ final class ConsumerMembership: Sendable {
 
     private weak let connection: StreamConnection?
     private let credit: UInt32
+    /// Whether settled deliveries give their credit back.
+    private let refilling: Bool
     private let state = Mutex(State())
 
-    init(connection: StreamConnection, credit: UInt32) {
+    init(connection: StreamConnection, credit: UInt32, refilling: Bool = true) {
         self.connection = connection
         self.credit = credit
+        self.refilling = refilling
     }
 
     /// The subscription id, once registered.
@@ -102,6 +105,7 @@ final class ConsumerMembership: Sendable {
 
     /// Counts settled deliveries and grants their credit back once half the window is settled.
     private func settled(_ count: UInt32) {
+        guard refilling else { return }
         let grant = state.withLock { state -> (UInt32, UInt32)? in
             state.settled += count
             guard state.settled >= max(credit / 2, 1), !state.ended else { return nil }

@@ -51,8 +51,14 @@ extension StreamConnection {
     /// with `.connectionClosed` (start it again on a new connection: the consumer goes on where it was).
     /// Shared with `publish()` or `replay()`, one start (one member) serves every observer.
     public func consumer(_ name: String, on stream: String, credit: UInt32 = StreamConnection.defaultCredit) -> SignalProducer<Delivery<[UInt8]>, StreamClientError> {
+        consumer(name, on: stream, credit: credit, refillingCredit: true)
+    }
+
+    /// `consumer(_:on:credit:)`; without `refillingCredit`, settling a delivery grants no credit
+    /// back, so the member takes `credit` events at most (`streamctl next`).
+    package func consumer(_ name: String, on stream: String, credit: UInt32, refillingCredit: Bool) -> SignalProducer<Delivery<[UInt8]>, StreamClientError> {
         SignalProducer { observer, lifetime in
-            self.attach(name, on: stream, credit: max(credit, 1), observer: observer, lifetime: lifetime)
+            self.attach(name, on: stream, credit: max(credit, 1), refilling: refillingCredit, observer: observer, lifetime: lifetime)
         }
     }
 
@@ -90,10 +96,10 @@ extension StreamConnection {
     }
 
     private func attach(
-        _ name: String, on stream: String, credit: UInt32, observer: Observer<Delivery<[UInt8]>, StreamClientError>, lifetime: Lifetime
+        _ name: String, on stream: String, credit: UInt32, refilling: Bool, observer: Observer<Delivery<[UInt8]>, StreamClientError>, lifetime: Lifetime
     ) {
         guard protocolVersion >= ProtocolVersions.consumers else { return observer.send(error: consumersUnsupported) }
-        let membership = ConsumerMembership(connection: self, credit: credit)
+        let membership = ConsumerMembership(connection: self, credit: credit, refilling: refilling)
         let registered = router.addSubscription { feed in
             switch feed {
             case let .deliveries(deliveries):

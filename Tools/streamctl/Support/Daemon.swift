@@ -86,6 +86,15 @@ enum Daemon {
         }
     }
 
+    /// Refuses a consumer name that breaks the naming rules (those of stream names), saying which.
+    static func validate(consumer name: String, _ option: String = "NAME") throws {
+        do {
+            try StreamName.validate(name)
+        } catch {
+            throw ValidationError("\(option): \(error.message.replacingOccurrences(of: "stream name", with: "consumer name"))")
+        }
+    }
+
     /// The stream a "no stream named \"X\"" message of the daemon or the library names, whatever its hint.
     static func missingStream(in text: String) -> String? {
         guard let opening = text.range(of: "no stream named \""),
