@@ -8,6 +8,12 @@
 //   stream-child hold SOCKET STREAM COUNT        reads the first event through `events(in:)`, prints
 //                                                 "holding", waits for a line on stdin, then reads the
 //                                                 rest; prints "received COUNT"
+//   stream-child consume SOCKET STREAM CONSUMER ACKS
+//                                                 attaches to the durable consumer with a credit of 8;
+//                                                 acknowledges the first ACKS deliveries, printing
+//                                                 "acked SEQUENCE" once each is stored, and holds every
+//                                                 later one unacknowledged, printing "held SEQUENCE";
+//                                                 runs until killed
 //
 // Exit status: 0 done, 64 bad usage, 1 failure (the reason on stderr).
 import Foundation
@@ -17,6 +23,7 @@ let usage = """
     usage: stream-child publish SOCKET STREAM N
            stream-child subscribe SOCKET STREAM FROM COUNT
            stream-child hold SOCKET STREAM COUNT
+           stream-child consume SOCKET STREAM CONSUMER ACKS
     """
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
@@ -73,6 +80,21 @@ do {
         guard received == count else { fail("the subscription ended after \(received) of \(count) events") }
         print("received \(received)")
         connection.close()
+    case "consume" where arguments.count == 5:
+        let acks = number(arguments[4], "ACKS")
+        let connection = try await StreamConnection.connect(socketPath: arguments[1], clientName: "stream-child")
+        var acked = 0
+        for try await delivery in connection.consumer(arguments[3], on: arguments[2], credit: 8).values {
+            // Unbuffered, so the test sees each line at once.
+            if acked < acks {
+                try await delivery.ackSync()
+                acked += 1
+                FileHandle.standardOutput.write(Data("acked \(delivery.sequence)\n".utf8))
+            } else {
+                FileHandle.standardOutput.write(Data("held \(delivery.sequence)\n".utf8))
+            }
+        }
+        fail("the consumer's deliveries ended")
     default:
         fail(usage, status: 64)
     }
