@@ -63,7 +63,7 @@ import Testing
         let ctl = try Ctl(Self.shared)
         try ctl.succeed("publish", uniqueStream("stats"), input: "a\nb\n")
         let text = try ctl.succeed("stats")
-        #expect(text.contains("streamd        \(StreamdVersion.current), protocol 3, up "))
+        #expect(text.contains("streamd        \(StreamdVersion.current), protocol 4, up "))
         #expect(text.contains("streamctl      \(StreamdVersion.current)\n"))
         #expect(text.contains("socket         \(ctl.socket)"))
         let stats = try ctl.json("stats")

@@ -99,7 +99,8 @@ import Testing
         let arrivals = collector.all
         #expect(arrivals.prefix(fresh.count).map(\.sequence) == fresh && arrivals.prefix(fresh.count).allSatisfy { $0.deliveries == 1 })
         #expect(arrivals.dropFirst(fresh.count).map(\.sequence).sorted() == pending, "the pending set came through the crash")
-        #expect(arrivals.dropFirst(fresh.count).allSatisfy { $0.deliveries == 2 })
+        // Delivered once before the crash, unless a slow machine let an ack wait run out then (redelivered > 0).
+        #expect(arrivals.dropFirst(fresh.count).allSatisfy { before.redelivered == 0 ? $0.deliveries == 2 : $0.deliveries >= 2 })
         #expect(try await eventually { try await connection.consumerInfo("workers", on: "jobs").ackFloor == 100 })
         try await Task.sleep(for: .milliseconds(300))
         #expect(collector.all.count == fresh.count + pending.count, "no acknowledged event came again")

@@ -16,7 +16,7 @@ import StreamProtocol
 struct Arguments {
     static let usage = """
         usage: streambench [--version]
-               streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH] [--only ping,rtt,publish,replay,many,latency,fanout,trickle,create,reclaim,across] [--metrics] [--dir DIR] [--db postgres://…]
+               streambench [--events N] [--payload P] [--runs R] [--durability normal|full] [--streamd PATH] [--only ping,rtt,publish,replay,many,group,latency,fanout,trickle,create,reclaim,across] [--metrics] [--dir DIR] [--db postgres://…]
                streambench --log [--events N] [--runs R] [--big N] [--dir DIR]
                streambench --soak [--seconds S] [--idle N] [--pace E] [--payload P] [--streamd PATH] [--dir DIR]
         """
@@ -36,7 +36,7 @@ struct Arguments {
     var durability = "normal"
     var streamd = Daemon.besideThisProgram
     /// The client workloads to run (all when empty): ping, rtt, publish, replay, many (16 publishers, one publish at a
-    /// time each), latency, fanout, trickle; create
+    /// time each), group (4 members of one durable consumer), latency, fanout, trickle; create
     /// (100 000 streams in batches of 2 000) and reclaim (800 000 events, three streams removed) only when named.
     var only: Set<String> = []
     /// Whether the client workloads' daemon serves metrics (`--metrics 127.0.0.1:0`), to measure their cost.

@@ -99,6 +99,7 @@ CREATE TABLE consumers (
     pending      BLOB    NOT NULL,
     PRIMARY KEY (stream_id, name)
 ) STRICT, WITHOUT ROWID;
+
 """
 
     /// Version 2 to 3: the message-id table, as the current DDL makes it.

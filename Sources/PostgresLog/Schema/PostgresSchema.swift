@@ -95,6 +95,7 @@ CREATE TABLE streamd.consumers (
     pending      bytea    NOT NULL,
     PRIMARY KEY (stream_id, name)
 );
+
 """#
 
     /// What version 2 added to version 1: the message-id table, as `sql` makes it.

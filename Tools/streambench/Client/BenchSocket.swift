@@ -11,10 +11,10 @@ final class BenchSocket: @unchecked Sendable {
     private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
     private var nextRequestID: UInt32 = 1
 
-    /// Connects to `path` and completes the handshake.
-    init(path: String) throws {
+    /// Connects to `path` and completes the handshake, speaking protocol `version`.
+    init(path: String, version: UInt16 = 1) throws {
         descriptor = try Self.connected(to: path)
-        let reply = try request(.hello(minVersion: 1, maxVersion: 1, clientName: "streambench"))
+        let reply = try request(.hello(minVersion: 1, maxVersion: version, clientName: "streambench"))
         guard case .welcome = reply else { throw BenchFailure("no WELCOME: \(reply)") }
     }
 
@@ -43,10 +43,15 @@ final class BenchSocket: @unchecked Sendable {
     /// Writes `message` under a fresh request id, without waiting for its reply.
     @discardableResult
     func send(_ message: ClientMessage) throws -> UInt32 {
-        let id = nextRequestID
-        nextRequestID &+= 1
+        let id = takeRequestID()
         try write(try message.encoded(requestID: id))
         return id
+    }
+
+    /// A fresh request id, for a frame encoded by the caller.
+    func takeRequestID() -> UInt32 {
+        defer { nextRequestID &+= 1 }
+        return nextRequestID
     }
 
     /// Writes bytes already encoded (several frames at once, say).

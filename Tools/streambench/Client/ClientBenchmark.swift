@@ -18,6 +18,7 @@ struct ClientBenchmark {
     private struct Figures {
         var ping: [Double] = [], roundTrip: [Double] = [], publish: [Double] = [], replay: [Double] = []
         var manyPublishers: [Double] = []
+        var group: [Double] = []
         var latencyP50: [Double] = [], latencyP99: [Double] = [], latencyP999: [Double] = [], fanOut: [Double] = [], fanOutPublish: [Double] = []
         var acrossP50: [Double] = [], acrossP99: [Double] = [], acrossP999: [Double] = []
         var resident: [Double] = [], peak: [Double] = []
@@ -51,6 +52,9 @@ struct ClientBenchmark {
             if runs("replay") { figures.replay.append(try replay(daemon.socketPath, expected: arguments.events + (runs("rtt") ? Self.roundTrips + 1 : 0))) }
             if runs("many") {
                 figures.manyPublishers.append(try ManyPublishersBenchmark.run(daemon.socketPath, events: arguments.events, payload: payload))
+            }
+            if runs("group") {
+                figures.group.append(try ConsumerGroupBenchmark.run(daemon.socketPath, events: arguments.events, payload: payload))
             }
             if runs("latency") {
                 let latency = try latencyAtFixedRate(publishingTo: daemon.socketPath, readingFrom: daemon.socketPath, payload: payload)
@@ -94,6 +98,7 @@ struct ClientBenchmark {
             ("publish", figures.publish, "events/s", "window \(Self.window), acknowledged after commit"),
             ("replay", figures.replay, "events/s", "late reader from the start"),
             ("many_publishers", figures.manyPublishers, "events/s", "\(ManyPublishersBenchmark.clients) clients, one publish at a time each"),
+            ("group_consume", figures.group, "events/s", "\(ConsumerGroupBenchmark.members) members of one durable consumer, credit \(ConsumerGroupBenchmark.credit), every event acknowledged"),
             ("latency_p50", figures.latencyP50, "us", "publish to subscriber at 10k events/s"),
             ("latency_p99", figures.latencyP99, "us", "publish to subscriber at 10k events/s"),
             ("latency_p999", figures.latencyP999, "us", "publish to subscriber at 10k events/s"),
