@@ -3,7 +3,8 @@ import EventLog
 import Synchronization
 
 /// Stores changed consumers in the log: all that changed meanwhile in one transaction, one save at a
-/// time, on its own queue, so a thousand acknowledgements cost a few commits rather than a thousand.
+/// time, on its own queue, and saves at least `interval` apart, so a thousand acknowledgements cost a
+/// commit rather than a thousand (each save is a transaction of the log's writer, between its commits).
 ///
 /// A caller may ask to be told when its change is stored: it is told after the first save that began
 /// after it asked, with that save's error if it failed.
@@ -16,11 +17,16 @@ final class ConsumerSaver: Sendable {
     }
 
     private let log: any ServedLog
+    /// The shortest time from the start of one save to the start of the next.
+    private let interval: UInt64
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "streamd.consumer-saver")
 
-    init(log: any ServedLog) {
+    /// A saver into `log`, starting saves at least `interval` apart (2 ms by default: what an
+    /// acknowledgement waits at most besides the save itself).
+    init(log: any ServedLog, interval: Duration = .milliseconds(2)) {
         self.log = log
+        self.interval = UInt64(interval.components.seconds) * 1_000_000_000 + UInt64(interval.components.attoseconds / 1_000_000_000)
     }
 
     /// Notes that `consumer` changed; `stored`, when given, is called once the change is stored.
@@ -52,24 +58,27 @@ final class ConsumerSaver: Sendable {
         try queue.sync { try work() }
     }
 
+    /// Saves what changed; while more changes come, saves again, `interval` after this save began.
     private func saveWhileChanged() {
-        while true {
-            let (consumers, waiting) = state.withLock { state -> ([ServedConsumer], [@Sendable ((any Error)?) -> Void]) in
-                defer {
-                    state.changed = [:]
-                    state.waiting = []
-                }
-                if state.changed.isEmpty { state.saving = false }
-                return (Array(state.changed.values), state.waiting)
+        let began = DispatchTime.now().uptimeNanoseconds
+        let (consumers, waiting) = state.withLock { state -> ([ServedConsumer], [@Sendable ((any Error)?) -> Void]) in
+            defer {
+                state.changed = [:]
+                state.waiting = []
             }
-            if consumers.isEmpty { return }
-            var failure: (any Error)?
-            do {
-                try log.saveConsumers(consumers.filter { !$0.isClosed }.map(\.record))
-            } catch {
-                failure = error
-            }
-            for stored in waiting { stored(failure) }
+            return (Array(state.changed.values), state.waiting)
         }
+        var failure: (any Error)?
+        do {
+            try log.saveConsumers(consumers.filter { !$0.isClosed }.map(\.record))
+        } catch {
+            failure = error
+        }
+        for stored in waiting { stored(failure) }
+        let more = state.withLock { state -> Bool in
+            if state.changed.isEmpty { state.saving = false }
+            return state.saving
+        }
+        if more { queue.asyncAfter(deadline: DispatchTime(uptimeNanoseconds: began + interval)) { self.saveWhileChanged() } }
     }
 }

@@ -18,6 +18,13 @@ struct ConsumerState {
         var holder: ObjectIdentifier?
     }
 
+    /// The events of a first delivery that go to one member: up to `last`, from where the share
+    /// before it ended.
+    struct Share: Equatable {
+        var member: ObjectIdentifier
+        var last: UInt64
+    }
+
     /// A deadline set for an event, valid while the event is pending with that deadline.
     private struct Timer {
         var deadline: UInt64
@@ -26,8 +33,9 @@ struct ConsumerState {
 
     /// What the engine should do next.
     enum Step: Equatable {
-        /// Read events `first...last` from the log and give them to `member` (first deliveries).
-        case deliver(member: ObjectIdentifier, first: UInt64, last: UInt64)
+        /// Read events `first...last` from the log, once, and give each share to its member (first
+        /// deliveries): consecutive runs, one per member with credit, in turn.
+        case deliver(first: UInt64, last: UInt64, shares: [Share])
         /// Read these events again and give them to `member`, with their delivery counts.
         case redeliver(member: ObjectIdentifier, [PendingDelivery])
         /// Nothing to do until `deadline` (when a pending event is due), or until something changes.
@@ -173,9 +181,9 @@ struct ConsumerState {
     /// with their member from here on, and the member's credit is spent.
     mutating func nextStep(now: UInt64, canSend: (ObjectIdentifier) -> Bool) -> Step {
         guard let member = nextMember(canSend) else { return .wait(deadline: earliestDeadline) }
-        let allowance = Int(min(credit[member]!, UInt64(Self.stepLimit)))
         let deadline = now &+ Self.nanoseconds(config.ackWaitMilliseconds)
         if !due.isEmpty {
+            let allowance = Int(min(credit[member]!, UInt64(Self.stepLimit)))
             var again: [PendingDelivery] = []
             for sequence in due.sorted().prefix(allowance) {
                 due.remove(sequence)
@@ -188,17 +196,33 @@ struct ConsumerState {
             credit[member]! -= UInt64(again.count)
             return .redeliver(member: member, again)
         }
-        let room = Int(config.maxPending) - pending.count
+        var room = Int(config.maxPending) - pending.count
         guard room > 0, nextSequence <= lastSequence else { return .wait(deadline: earliestDeadline) }
-        let count = min(UInt64(min(allowance, room)), lastSequence - nextSequence + 1)
-        let first = nextSequence, last = first + count - 1
-        for sequence in first...last {
-            pending[sequence] = Pending(deliveries: 1, deadline: deadline, holder: member)
-            waits.append(Timer(deadline: deadline, sequence: sequence))
+        // Every member with credit takes its share of one read, so members sharing a stream cost one
+        // read of its blocks rather than one each.
+        let first = nextSequence
+        var shares: [Share] = []
+        var taking: ObjectIdentifier? = member
+        while let taker = taking, room > 0, nextSequence <= lastSequence, shares.count < order.count {
+            let count = min(UInt64(min(Int(min(credit[taker]!, UInt64(Self.stepLimit))), room)), lastSequence - nextSequence + 1)
+            let last = nextSequence + count - 1
+            for sequence in nextSequence...last {
+                pending[sequence] = Pending(deliveries: 1, deadline: deadline, holder: taker)
+                waits.append(Timer(deadline: deadline, sequence: sequence))
+            }
+            credit[taker]! -= count
+            room -= Int(count)
+            nextSequence = last + 1
+            shares.append(Share(member: taker, last: last))
+            // A member with a share already ends the round, and has the next turn.
+            let turnBefore = turn
+            taking = nextMember(canSend)
+            if let next = taking, shares.contains(where: { $0.member == next }) {
+                turn = turnBefore
+                break
+            }
         }
-        nextSequence = last + 1
-        credit[member]! -= count
-        return .deliver(member: member, first: first, last: last)
+        return .deliver(first: first, last: nextSequence - 1, shares: shares)
     }
 
     /// Forgets events a step handed out that the log no longer holds (dropped by retention) or that

@@ -32,6 +32,8 @@ final class ServedConsumer: Sendable {
     private let core: Mutex<Core>
     private let queue: DispatchQueue
     private let observation = Mutex<AppendObservation?>(nil)
+    /// Events read ahead of the members; used by the pump only (the Mutex is never contended).
+    private let readAhead = Mutex(ReadAhead())
 
     /// The consumer `record`, whose stream holds events up to `lastSequence`.
     init(record: ConsumerRecord, lastSequence: UInt64, hub: StreamHub) {
@@ -129,7 +131,10 @@ final class ServedConsumer: Sendable {
     /// Starts again at `sequence`, forgetting pending events; runs between pumps, and returns once
     /// the change is stored.
     func reset(to sequence: UInt64) throws -> ConsumerInfo {
-        queue.sync { core.withLock { $0.logic.reset(to: sequence) } }
+        queue.sync {
+            core.withLock { $0.logic.reset(to: sequence) }
+            readAhead.withLock { $0.clear() }
+        }
         wake()
         try hub.consumerSaver.store(self)
         return info
@@ -177,9 +182,8 @@ final class ServedConsumer: Sendable {
             case let .wait(deadline):
                 if let deadline { setTimer(deadline) }
                 if exhausted.isEmpty { return }
-            case let .deliver(key, first, last):
-                guard let member = members[key] else { continue }
-                deliver(first...last, to: member)
+            case let .deliver(first, last, shares):
+                deliver(first...last, in: shares, members: members)
             case let .redeliver(key, deliveries):
                 guard let member = members[key] else { continue }
                 redeliver(deliveries, to: member)
@@ -187,26 +191,48 @@ final class ServedConsumer: Sendable {
         }
     }
 
-    /// Reads `sequences` and sends them to `member` as first deliveries, in frames of the hub's size.
-    private func deliver(_ sequences: ClosedRange<UInt64>, to member: ConsumerMember) {
-        var frames = DeliveryFrames(member: member, limits: hub.limits)
-        var missing: [UInt64] = []
+    /// Reads `sequences` once and sends each share to its member as first deliveries, in frames of the
+    /// hub's size.
+    private func deliver(_ sequences: ClosedRange<UInt64>, in shares: [ConsumerState.Share], members: [ObjectIdentifier: ConsumerMember]) {
+        var share = 0
+        var frames = shares.map { members[$0.member].map { DeliveryFrames(member: $0, limits: hub.limits) } }
+        var missing: [[UInt64]] = shares.map { _ in [] }
         var expected = sequences.lowerBound
+        func skip(to sequence: UInt64) {
+            while expected < sequence {
+                while expected > shares[share].last { share += 1 }
+                missing[share].append(expected)
+                expected += 1
+            }
+        }
         do {
-            try hub.log.read(stream, from: .from(sequence: sequences.lowerBound), expecting: sequences.count) { event in
-                guard event.sequence <= sequences.upperBound else { return false }
+            for event in try readAhead.withLock({ try $0.events(sequences, of: stream, in: hub.log) }) {
                 // Events trimmed by retention meanwhile, and terminal events, are not handed out.
-                if event.sequence > expected { missing.append(contentsOf: expected..<event.sequence) }
+                skip(to: event.sequence)
+                while event.sequence > shares[share].last { share += 1 }
                 expected = event.sequence + 1
-                if event.kind == .value { try frames.add(event, deliveries: 1) } else { missing.append(event.sequence) }
-                return event.sequence < sequences.upperBound
+                if event.kind == .value, frames[share] != nil {
+                    try event.payload.withUnsafeBytes { payload in
+                        try frames[share]!.add(sequence: event.sequence, timestamp: event.timestamp, payload: payload, deliveries: 1)
+                    }
+                } else {
+                    missing[share].append(event.sequence)
+                }
             }
         } catch {
             return failed(reading: error)
         }
-        if expected <= sequences.upperBound { missing.append(contentsOf: expected...sequences.upperBound) }
-        frames.flush()
-        settle(missing, member: member, delivered: frames.sent)
+        skip(to: sequences.upperBound + 1)
+        var delivered = 0
+        for index in frames.indices {
+            frames[index]?.flush()
+            delivered += frames[index]?.sent ?? 0
+        }
+        core.withLock { core in
+            for (index, share) in shares.enumerated() where !missing[index].isEmpty { core.logic.drop(missing[index], from: share.member) }
+        }
+        hub.metrics.deliveredEvents.increment(by: Int64(delivered))
+        hub.consumerSaver.changed(self, then: nil)
     }
 
     /// Reads each of `deliveries` again and sends them to `member` with their counts.
@@ -218,7 +244,7 @@ final class ServedConsumer: Sendable {
                 var found = false
                 try hub.log.read(stream, from: .from(sequence: delivery.sequence), expecting: 1) { event in
                     if event.sequence == delivery.sequence, event.kind == .value {
-                        try frames.add(event, deliveries: delivery.deliveries)
+                        try frames.add(sequence: event.sequence, timestamp: event.timestamp, payload: event.payload, deliveries: delivery.deliveries)
                         found = true
                     }
                     return false
@@ -229,13 +255,9 @@ final class ServedConsumer: Sendable {
             return failed(reading: error)
         }
         frames.flush()
-        hub.metrics.redeliveredEvents.increment(by: Int64(frames.sent))
-        settle(missing, member: member, delivered: frames.sent)
-    }
-
-    private func settle(_ missing: [UInt64], member: ConsumerMember, delivered: Int) {
         if !missing.isEmpty { core.withLock { $0.logic.drop(missing, from: ObjectIdentifier(member)) } }
-        hub.metrics.deliveredEvents.increment(by: Int64(delivered))
+        hub.metrics.deliveredEvents.increment(by: Int64(frames.sent))
+        hub.metrics.redeliveredEvents.increment(by: Int64(frames.sent))
         hub.consumerSaver.changed(self, then: nil)
     }
 
@@ -323,11 +345,11 @@ private struct DeliveryFrames {
         EventsFrameBuilder(subscriptionID: member.id, requestID: member.requestID, capacity: 64 * 1024, countsDeliveries: true)
     }
 
-    mutating func add(_ event: LogEventView, deliveries: UInt32) throws {
-        if frame.count > 0, frame.count >= limits.maximumEventsPerFrame || frame.payloadBytes + event.payload.count > limits.maximumEventBytesPerFrame {
+    mutating func add(sequence: UInt64, timestamp: Int64, payload: UnsafeRawBufferPointer, deliveries: UInt32) throws {
+        if frame.count > 0, frame.count >= limits.maximumEventsPerFrame || frame.payloadBytes + payload.count > limits.maximumEventBytesPerFrame {
             flush()
         }
-        try frame.append(sequence: event.sequence, timestamp: event.timestamp, kind: .value, payload: event.payload, deliveries: deliveries)
+        try frame.append(sequence: sequence, timestamp: timestamp, kind: .value, payload: payload, deliveries: deliveries)
     }
 
     mutating func flush() {

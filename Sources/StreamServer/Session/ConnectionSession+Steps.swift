@@ -26,6 +26,11 @@ extension ConnectionSession {
             }
             auditIfPublishCreates(step)
             if runPipelined(step) { continue }
+            // Credit is answered by nothing, so it need not wait for the replies before it.
+            if case let .handle(message, requestID) = step, message.isCredit {
+                handle(message, requestID: requestID)
+                continue
+            }
             // Anything else is answered after the pipelined publishes before it.
             pipelinedReplies.waitUntilAnswered()
             switch step {
@@ -47,11 +52,13 @@ extension ConnectionSession {
         while index < steps.count, pipelinedReplies.bytesInFlight < hub.limits.maximumPipelinedBytes {
             // What the rules must look at closely (or refuse) is left to the queue.
             guard mayRunQuickly(steps[index]) else { return index }
-            if !runPipelined(steps[index], onlyToKnownStreams: true) {
+            if case let .handle(message, requestID) = steps[index], message.isCredit {
+                // Answered by nothing: it need not wait for the replies before it.
+                handle(message, requestID: requestID)
+            } else if !runPipelined(steps[index], onlyToKnownStreams: true) {
                 guard pipelinedReplies.isIdle else { return index }
                 switch steps[index] {
                 case let .handle(.ping(nonce), requestID): send(.pong(nonce: nonce), requestID: requestID)
-                case let .handle(message, requestID) where message.isCredit: handle(message, requestID: requestID)
                 case let .send(message, requestID): send(message, requestID: requestID)
                 default: return index
                 }
