@@ -176,4 +176,63 @@ import Testing
         connection.close()
         await fixture.tearDown()
     }
+
+    /// Stress: six tasks attach and detach members over and over (each taking a few deliveries,
+    /// acknowledging them, and leaving), while the events are published; every event is delivered and
+    /// acknowledged once, none twice, and the consumer ends with nothing pending.
+    @Test func membersComingAndGoingConcurrentlyTakeEveryEventOnce() async throws {
+        let fixture = try await ServerFixture()
+        let publisher = try await fixture.connect()
+        let total = 3_000
+        try await publisher.createStream("churn")
+        // An event on its way to a member that left comes again after 2 s (and is taken once then).
+        try await publisher.addConsumer("workers", on: "churn", config: ConsumerConfig(ackWait: .seconds(2)))
+        let taken = TakenSequences()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for first in stride(from: 0, to: total, by: 100) {
+                    _ = try await publisher.append(contentsOf: (first..<first + 100).map { bytes("e\($0)") }, to: "churn")
+                }
+            }
+            for worker in 0..<6 {
+                group.addTask {
+                    let connection = try await fixture.connect()
+                    defer { connection.close() }
+                    var round = 0
+                    while taken.count < total {
+                        round += 1
+                        // A few deliveries at a time, all acknowledged (the last one stored) before leaving.
+                        let limit = 1 + (worker + round) % 7
+                        let received = EventCollector<Delivery<[UInt8]>, StreamClientError>()
+                        let membership = connection.consumer("workers", on: "churn", credit: UInt32(limit)).start(received.observer)
+                        // Up to `limit`, or what came in a moment once nothing is left to take.
+                        await received.wait(timeout: .milliseconds(200)) { $0.count >= limit }
+                        membership.dispose()
+                        // Settled after leaving: an acknowledgement names the consumer, not the member.
+                        let mine = received.values
+                        for delivery in mine.dropLast() { delivery.ack() }
+                        try await mine.last?.ackSync()
+                        taken.add(mine.map(\.sequence))
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let sequences = taken.all
+        #expect(sequences.count == total && Set(sequences).count == total, "\(sequences.count) deliveries of \(Set(sequences).count) events")
+        let info = try await publisher.consumerInfo("workers", on: "churn")
+        #expect(info.ackFloor == UInt64(total) && info.pending == 0, "\(info)")
+        publisher.close()
+        await fixture.tearDown()
+    }
+}
+
+/// The sequences the members of a test took, over all of them. Thread-safety: Sendable; under a mutex.
+private final class TakenSequences: Sendable {
+    private let sequences = Mutex<[UInt64]>([])
+
+    var count: Int { sequences.withLock { $0.count } }
+    var all: [UInt64] { sequences.withLock { $0 } }
+
+    func add(_ more: [UInt64]) { sequences.withLock { $0 += more } }
 }

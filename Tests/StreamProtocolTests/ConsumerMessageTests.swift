@@ -3,10 +3,11 @@ import Testing
 
 /// The messages of durable consumers (version 4) are laid out byte for byte as schemas/protocol.md shows.
 @Suite struct ConsumerMessageTests {
-    @Test func anAckIsItsMembershipACountAndTheSequences() throws {
-        #expect(try ClientMessage.ack(subscriptionID: 3, sequences: [5, 7]).encoded(requestID: 9) == [
-            0, 0, 0, 0x1E, 0x24, 0, 0, 0, 0, 9,
-            0, 0, 0, 3,
+    @Test func anAckIsItsStreamItsConsumerACountAndTheSequences() throws {
+        #expect(try ClientMessage.ack(stream: "s", consumer: "c", sequences: [5, 7]).encoded(requestID: 9) == [
+            0, 0, 0, 0x20, 0x24, 0, 0, 0, 0, 9,
+            0, 1, 0x73,
+            0, 1, 0x63,
             0, 0, 0, 2,
             0, 0, 0, 0, 0, 0, 0, 5,
             0, 0, 0, 0, 0, 0, 0, 7,
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func anAckCountingMoreSequencesThanItsBodyHoldsIsMalformedBeforeAnythingIsReserved() throws {
-        let frame = Frame(type: 0x24, requestID: 9, body: [0, 0, 0, 3, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 5])
+        let frame = Frame(type: 0x24, requestID: 9, body: [0, 1, 0x73, 0, 1, 0x63, 0xFF, 0xFF, 0xFF, 0xFF, 0, 0, 0, 0, 0, 0, 0, 5])
         let error = #expect(throws: ProtocolError.self) { _ = try ClientMessage(frame) }
         #expect("\(String(describing: error))".contains("ACK counts 4294967295 sequences but its body holds 1"))
     }

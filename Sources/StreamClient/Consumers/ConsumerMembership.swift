@@ -5,9 +5,11 @@ import Synchronization
 /// One attachment of this client to a durable consumer: its subscription id, the acknowledgements
 /// waiting to be sent, and the credit they give back.
 ///
-/// Acknowledgements made while one event-loop turn runs go out together as one `ACK` at its end;
-/// each settled delivery (acknowledged or given back) gives one credit back, granted in halves of the
-/// window, so a member never holds more than `credit` unsettled events.
+/// Acknowledgements made while one event-loop turn runs go out together as one `ACK` at its end. An
+/// acknowledgement names the consumer, not the membership, so one made after the member left (a loop
+/// that broke out, then acknowledged what it took) still counts, as long as the connection lives.
+/// While the member is attached, each settled delivery (acknowledged or given back) gives one credit
+/// back, granted in halves of the window, so a member never holds more than `credit` unsettled events.
 /// Thread-safety: Sendable; its state is under a mutex and frames are sent outside it.
 final class ConsumerMembership: Sendable {
     typealias Stored = @Sendable (StreamClientError?) -> Void
@@ -22,13 +24,17 @@ final class ConsumerMembership: Sendable {
     }
 
     private weak let connection: StreamConnection?
+    private let stream: String
+    private let consumer: String
     private let credit: UInt32
     /// Whether settled deliveries give their credit back.
     private let refilling: Bool
     private let state = Mutex(State())
 
-    init(connection: StreamConnection, credit: UInt32, refilling: Bool = true) {
+    init(connection: StreamConnection, stream: String, consumer: String, credit: UInt32, refilling: Bool = true) {
         self.connection = connection
+        self.stream = stream
+        self.consumer = consumer
         self.credit = credit
         self.refilling = refilling
     }
@@ -39,14 +45,9 @@ final class ConsumerMembership: Sendable {
         set { state.withLock { $0.id = newValue } }
     }
 
-    /// Stops sending: the membership ended.
+    /// Notes that the membership ended: settling grants no more credit.
     func end() {
-        let waiting = state.withLock { state -> [Stored] in
-            state.ended = true
-            defer { state.waiting = [] }
-            return state.waiting
-        }
-        for stored in waiting { stored(.connectionClosed("the consumer membership ended before its acknowledgement was sent.")) }
+        state.withLock { $0.ended = true }
     }
 
     /// Queues the acknowledgement of `sequence`; `stored` hears when the daemon stored it.
@@ -55,16 +56,11 @@ final class ConsumerMembership: Sendable {
             stored?(.connectionClosed("the connection is gone."))
             return
         }
-        let schedule = state.withLock { state -> Bool? in
-            guard !state.ended else { return nil }
+        let schedule = state.withLock { state -> Bool in
             state.sequences.append(sequence)
             if let stored { state.waiting.append(stored) }
             defer { state.flushScheduled = true }
             return !state.flushScheduled
-        }
-        guard let schedule else {
-            stored?(.connectionClosed("the consumer membership ended; the event is delivered again after its ack wait."))
-            return
         }
         if schedule { connection.channel.eventLoop.execute { self.flush() } }
         settled(1)
@@ -72,26 +68,26 @@ final class ConsumerMembership: Sendable {
 
     /// Gives `sequence` back for delivery after `delay`.
     func giveBack(_ sequence: UInt64, delay: Duration) {
-        guard let connection, let id = state.withLock({ $0.ended ? nil : $0.id }) else { return }
+        guard let connection else { return }
         let parts = delay.components
         let milliseconds = max(0, parts.seconds * 1_000 + parts.attoseconds / 1_000_000_000_000_000)
-        connection.send(.nack(subscriptionID: id, sequence: sequence, delayMilliseconds: UInt64(milliseconds)))
+        connection.send(.nack(stream: stream, consumer: consumer, sequence: sequence, delayMilliseconds: UInt64(milliseconds)))
         settled(1)
     }
 
     /// Sends the acknowledgements queued so far as one `ACK`.
     private func flush() {
         guard let connection else { return }
-        let (id, sequences, waiting) = state.withLock { state -> (UInt32, [UInt64], [Stored]) in
+        let (sequences, waiting) = state.withLock { state -> ([UInt64], [Stored]) in
             state.flushScheduled = false
             defer {
                 state.sequences = []
                 state.waiting = []
             }
-            return (state.id, state.sequences, state.waiting)
+            return (state.sequences, state.waiting)
         }
         guard !sequences.isEmpty else { return }
-        connection.send(.ack(subscriptionID: id, sequences: sequences)) { reply in
+        connection.send(.ack(stream: stream, consumer: consumer, sequences: sequences)) { reply in
             let error: StreamClientError?
             switch reply {
             case .success(.ok): error = nil

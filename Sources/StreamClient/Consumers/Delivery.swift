@@ -3,7 +3,8 @@
 ///
 /// Settle each delivery once: `ack()` when it is handled, `nack(delay:)` to have it delivered again
 /// (to any member). One left unsettled is delivered again after the consumer's ack wait, and holds
-/// one of its member's credits until then.
+/// one of its member's credits until then. A delivery may be settled after its member left (a loop
+/// that broke out), while its connection is open.
 /// Thread-safety: Sendable when `Value` is; settle from any thread or task.
 ///
 /// ```swift

@@ -99,7 +99,7 @@ extension StreamConnection {
         _ name: String, on stream: String, credit: UInt32, refilling: Bool, observer: Observer<Delivery<[UInt8]>, StreamClientError>, lifetime: Lifetime
     ) {
         guard protocolVersion >= ProtocolVersions.consumers else { return observer.send(error: consumersUnsupported) }
-        let membership = ConsumerMembership(connection: self, credit: credit, refilling: refilling)
+        let membership = ConsumerMembership(connection: self, stream: stream, consumer: name, credit: credit, refilling: refilling)
         let registered = router.addSubscription { feed in
             switch feed {
             case let .deliveries(deliveries):

@@ -96,15 +96,17 @@ extension ClientMessage: WireMessage {
             try writer.write(consume.stream, field: "stream")
             try writer.write(consume.consumer, field: "consumer")
             writer.write(consume.credit)
-        case let .ack(subscriptionID, sequences):
-            writer.write(subscriptionID)
+        case let .ack(stream, consumer, sequences):
+            try writer.write(stream, field: "stream")
+            try writer.write(consumer, field: "consumer")
             writer.write(UInt32(sequences.count))
             for sequence in sequences { writer.write(sequence) }
         case let .ackThrough(subscriptionID, sequence):
             writer.write(subscriptionID)
             writer.write(sequence)
-        case let .nack(subscriptionID, sequence, delay):
-            writer.write(subscriptionID)
+        case let .nack(stream, consumer, sequence, delay):
+            try writer.write(stream, field: "stream")
+            try writer.write(consumer, field: "consumer")
             writer.write(sequence)
             writer.write(delay)
         case let .addConsumer(stream, name, config):
@@ -197,7 +199,8 @@ extension ClientMessage: WireMessage {
                 subscriptionID: try reader.read(UInt32.self, "subscription_id"), stream: try reader.read(String.self, "stream"),
                 consumer: try reader.read(String.self, "consumer"), credit: try reader.read(UInt32.self, "credit")))
         case MessageType.ack:
-            let subscriptionID = try reader.read(UInt32.self, "subscription_id")
+            let stream = try reader.read(String.self, "stream")
+            let consumer = try reader.read(String.self, "consumer")
             let count = try reader.read(UInt32.self, "count")
             // Each sequence takes 8 bytes: a count the body cannot hold is malformed before anything is reserved.
             guard Int(count) * 8 <= reader.remaining else {
@@ -206,13 +209,13 @@ extension ClientMessage: WireMessage {
             var sequences: [UInt64] = []
             sequences.reserveCapacity(Int(count))
             for _ in 0..<count { sequences.append(try reader.read(UInt64.self, "sequence")) }
-            return .ack(subscriptionID: subscriptionID, sequences: sequences)
+            return .ack(stream: stream, consumer: consumer, sequences: sequences)
         case MessageType.ackThrough:
             return .ackThrough(subscriptionID: try reader.read(UInt32.self, "subscription_id"), sequence: try reader.read(UInt64.self, "sequence"))
         case MessageType.nack:
             return .nack(
-                subscriptionID: try reader.read(UInt32.self, "subscription_id"), sequence: try reader.read(UInt64.self, "sequence"),
-                delayMilliseconds: try reader.read(UInt64.self, "delay_ms"))
+                stream: try reader.read(String.self, "stream"), consumer: try reader.read(String.self, "consumer"),
+                sequence: try reader.read(UInt64.self, "sequence"), delayMilliseconds: try reader.read(UInt64.self, "delay_ms"))
         case MessageType.addConsumer:
             return .addConsumer(
                 stream: try reader.read(String.self, "stream"), name: try reader.read(String.self, "consumer"), config: try ConsumerConfig(from: &reader))

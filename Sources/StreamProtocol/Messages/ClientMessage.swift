@@ -47,15 +47,15 @@ public enum ClientMessage: Sendable, Hashable {
     /// `DELIVERIES` as credit allows. `CREDIT` and `UNSUBSCRIBE` work on it as on a subscription.
     /// Version 4.
     case consume(Consume)
-    /// Acknowledges events delivered to a member; answered with `OK` once the acknowledgement is
-    /// stored. Version 4.
-    case ack(subscriptionID: UInt32, sequences: [UInt64])
+    /// Acknowledges events a consumer delivered (to any member, on any connection, attached or
+    /// not); answered with `OK` once the acknowledgement is stored. Version 4.
+    case ack(stream: String, consumer: String, sequences: [UInt64])
     /// Acknowledges every event the member holds at or below `sequence`; answered with `OK` once
     /// stored. Version 4.
     case ackThrough(subscriptionID: UInt32, sequence: UInt64)
-    /// Gives an event back to be delivered again (to any member) after `delayMilliseconds`; answered
-    /// with `OK`. Version 4.
-    case nack(subscriptionID: UInt32, sequence: UInt64, delayMilliseconds: UInt64)
+    /// Gives an event a consumer delivered back, to be delivered again (to any member) after
+    /// `delayMilliseconds`; answered with `OK`. Version 4.
+    case nack(stream: String, consumer: String, sequence: UInt64, delayMilliseconds: UInt64)
     /// Adds a durable consumer to a stream; answered with `CONSUMER_INFO`. Version 4.
     case addConsumer(stream: String, name: String, config: ConsumerConfig)
     /// Asks for one consumer; answered with `CONSUMER_INFO`. Version 4.

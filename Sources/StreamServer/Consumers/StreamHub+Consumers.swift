@@ -65,6 +65,16 @@ extension StreamHub {
         try servedConsumer(name, of: stream).reset(to: sequence)
     }
 
+    /// Gives event `sequence` of consumer `name` of `stream` back, for delivery after `delayMilliseconds`.
+    func giveBack(_ sequence: UInt64, of name: String, on stream: String, delayMilliseconds: UInt64) throws {
+        let consumer = try servedConsumer(name, of: stream)
+        guard consumer.giveBack(sequence, delayMilliseconds: delayMilliseconds) else {
+            throw ServerError(
+                .invalidArgument,
+                "event \(sequence) is not pending with consumer \"\(name)\" of \"\(stream)\" (acknowledged already, or never delivered); nothing to give back.")
+        }
+    }
+
     /// Closes the consumers of `stream` (deleted), ending their members.
     func closeConsumers(of stream: String) {
         let closing = consumers.withLock { table -> [ServedConsumer] in

@@ -161,7 +161,9 @@ extension ConnectionSession {
             case let .verify(stream?): return .right(.admin, stream: stream, operation: "verify")
             case .verify(nil): return .everywhere(.admin, what: "verify the whole log", operation: "verify")
             case .compact: return .everywhere(.admin, what: "compact the whole log", operation: "compact")
-            case .ack, .ackThrough, .nack: return .nothing
+            case .ackThrough: return .nothing
+            case let .ack(stream, _, _): return .right(.read, stream: stream, operation: "ack")
+            case let .nack(stream, _, _, _): return .right(.read, stream: stream, operation: "nack")
             case let .consume(consume): return .right(.read, stream: consume.stream, operation: "consume")
             case let .getConsumerInfo(stream, _), let .listConsumers(stream): return .anyRight(stream: stream, operation: "consumer info")
             case let .addConsumer(stream, _, config):

@@ -36,8 +36,8 @@ extension ConnectionSession {
         }
         do {
             switch message {
-            case let .ack(id, sequences):
-                try member(id).consumer.ack(sequences, stored: answer)
+            case let .ack(stream, consumer, sequences):
+                try hub.servedConsumer(consumer, of: stream).ack(sequences, stored: answer)
             case let .ackThrough(id, sequence):
                 let member = try member(id)
                 member.consumer.ack(through: sequence, heldBy: member, stored: answer)
@@ -46,16 +46,6 @@ extension ConnectionSession {
             }
         } catch {
             answer(error)
-        }
-    }
-
-    /// Gives an event back for delivery after a delay.
-    func giveBack(_ sequence: UInt64, subscriptionID: UInt32, delayMilliseconds: UInt64) throws {
-        let consumer = try member(subscriptionID).consumer
-        guard consumer.giveBack(sequence, delayMilliseconds: delayMilliseconds) else {
-            throw ServerError(
-                .invalidArgument,
-                "event \(sequence) is not pending with consumer \"\(consumer.name)\" of \"\(consumer.stream)\" (acknowledged already, or never delivered); nothing to give back.")
         }
     }
 

@@ -87,8 +87,8 @@ extension ConnectionSession {
         case .ack, .ackThrough:
             acknowledgePipelined(message, requestID: requestID)
             return nil
-        case let .nack(id, sequence, delay):
-            try giveBack(sequence, subscriptionID: id, delayMilliseconds: delay)
+        case let .nack(stream, consumer, sequence, delay):
+            try hub.giveBack(sequence, of: consumer, on: stream, delayMilliseconds: delay)
             return .ok
         case let .addConsumer(stream, name, config):
             let info = try hub.addConsumer(name, to: stream, config: config)

@@ -69,7 +69,7 @@ enum ConsumerGroupBenchmark {
                 case let .deliveries(_, deliveries):
                     let ackID = socket.takeRequestID()
                     waiting[ackID] = deliveries.count
-                    out += try ClientMessage.ack(subscriptionID: id, sequences: deliveries.map(\.event.sequence)).encoded(requestID: ackID)
+                    out += try ClientMessage.ack(stream: "group", consumer: "g", sequences: deliveries.map(\.event.sequence)).encoded(requestID: ackID)
                     out += try ClientMessage.credit(subscriptionID: id, credit: UInt32(deliveries.count)).encoded(requestID: socket.takeRequestID())
                 case .ok:
                     if let count = waiting.removeValue(forKey: requestID) { acknowledged.add(count) }

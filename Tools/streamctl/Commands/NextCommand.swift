@@ -92,7 +92,7 @@ struct NextCommand: AsyncParsableCommand {
                     "no event of consumer \(consumer) on \(stream) arrived within \(Formatting.duration(milliseconds: patience)); it may have none left (see `streamctl consumer info \(stream) \(consumer)`).",
                     code: "timeout")
             }
-            // Acknowledged while still a member: an acknowledgement names the membership.
+            // Acknowledged before the membership ends, so no credit it gives back is wasted.
             if !noAck {
                 for delivery in deliveries.dropLast() { delivery.ack() }
                 try await deliveries.last?.ackSync()
