@@ -67,6 +67,8 @@ CREATE INDEX message_ids_by_sequence ON streamd.message_ids (stream_id, sequence
 -- Durable consumers (version 3): named readers of a stream whose place the log keeps, as in
 -- schemas/eventlog.sql: next_seq is the first sequence no member has been given yet, pending the events
 -- delivered and not yet acknowledged (varint pairs: distance from the previous sequence, delivery count).
+-- One daemon serves a consumer at a time: owner names it, and its lease runs to lease_until (the
+-- server's clock); each of its saves renews it, and only a row it owns takes them.
 CREATE TABLE streamd.consumers (
     stream_id    bigint   NOT NULL REFERENCES streamd.streams (id) ON DELETE CASCADE,
     name         text     NOT NULL,
@@ -78,5 +80,7 @@ CREATE TABLE streamd.consumers (
     dead_letter  text,
     next_seq     bigint   NOT NULL,
     pending      bytea    NOT NULL,
+    owner        text,
+    lease_until  timestamptz,
     PRIMARY KEY (stream_id, name)
 );

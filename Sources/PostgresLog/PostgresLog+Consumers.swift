@@ -14,20 +14,35 @@ extension PostgresLog {
                 var record = record
                 guard let state = try PostgresCatalog.load(record.stream, on: connection) else { throw notFound(record.stream) }
                 record.streamCreated = state.created
-                try PostgresConsumers.write(record, replacing: false, on: connection)
+                try PostgresConsumers.insert(record, on: connection)
                 return try PostgresConsumers.load(stream: record.stream, on: connection).first { $0.name == record.name } ?? record
             }
         }
     }
 
-    /// Stores every record over its consumer in one transaction, dropping any whose stream is gone.
-    package func saveConsumers(_ records: [ConsumerRecord]) throws {
-        guard !records.isEmpty else { return }
-        try pool.withConnection { connection in
+    /// Takes consumer `name` of `stream` under `lease` unless another daemon's lease on it runs.
+    package func claimConsumer(_ name: String, of stream: String, under lease: ConsumerLease) throws -> ConsumerRecord? {
+        try pool.withConnection { connection in try PostgresConsumers.claim(name, of: stream, under: lease, on: connection) }
+    }
+
+    /// Stores every record whose consumer `lease` holds, in one transaction, renewing the lease;
+    /// returns those another daemon holds now (a record whose stream or consumer is gone is dropped).
+    package func saveConsumers(_ records: [ConsumerRecord], under lease: ConsumerLease) throws -> [ConsumerRecord] {
+        guard !records.isEmpty else { return [] }
+        return try pool.withConnection { connection in
             try connection.transaction {
-                for record in records { try PostgresConsumers.write(record, replacing: true, on: connection) }
+                var lost: [ConsumerRecord] = []
+                for record in records where try !PostgresConsumers.save(record, under: lease, on: connection) {
+                    if try PostgresConsumers.exists(record.name, of: record.stream, on: connection) { lost.append(record) }
+                }
+                return lost
             }
         }
+    }
+
+    /// Gives up `lease` on consumer `name` of `stream`, if it holds it.
+    package func releaseConsumer(_ name: String, of stream: String, under lease: ConsumerLease) throws {
+        try pool.withConnection { connection in try PostgresConsumers.release(name, of: stream, under: lease, on: connection) }
     }
 
     /// Removes consumer `name` of stream `stream`; whether there was one.

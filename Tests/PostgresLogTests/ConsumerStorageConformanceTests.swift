@@ -1,4 +1,5 @@
 import EventLog
+import Foundation
 import PostgresLog
 import StreamModel
 import StreamdTestSupport
@@ -8,6 +9,32 @@ import Testing
 /// their stream, and gone with it.
 @Suite(.enabled(if: postgresAvailable, "needs root and Debian's postgresql package"))
 struct ConsumerStorageConformanceTests {
+    private let lease = ConsumerLease(owner: "this daemon", duration: .seconds(10))
+
+    /// On PostgreSQL, which several daemons share, one daemon serves a consumer at a time: a claim
+    /// under another lease is refused while the first runs, saves go only to the holder, a released
+    /// or lapsed lease can be taken, and the new holder starts from what the old one saved.
+    @Test func oneDaemonAtATimeHoldsAConsumerOnPostgreSQL() throws {
+        let opened = try Store.postgres.open()
+        let log = try #require(opened.log as? any ServedLog)
+        _ = try log.ensuredStream("orders", policy: StreamPolicy())
+        var record = try log.addConsumer(ConsumerRecord(stream: "orders", streamCreated: 0, name: "billing", config: ConsumerConfig(), nextSequence: 1))
+        let other = ConsumerLease(owner: "the other daemon", duration: .milliseconds(300))
+        #expect(try log.claimConsumer("billing", of: "orders", under: lease) == record)
+        #expect(try log.claimConsumer("billing", of: "orders", under: lease) == record, "the holder may claim again")
+        #expect(try log.claimConsumer("billing", of: "orders", under: other) == nil)
+        record.nextSequence = 7
+        #expect(try log.saveConsumers([record], under: other) == [record], "not the holder: not stored")
+        #expect(try log.saveConsumers([record], under: lease).isEmpty)
+        try log.releaseConsumer("billing", of: "orders", under: lease)
+        #expect(try log.claimConsumer("billing", of: "orders", under: other)?.nextSequence == 7, "the next holder starts where the last one saved")
+        #expect(try log.saveConsumers([record], under: lease) == [record], "the old holder's saves no longer land")
+        // The other daemon stops without giving it up: its lease lapses.
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try log.claimConsumer("billing", of: "orders", under: lease)?.nextSequence == 7)
+        #expect(try log.claimConsumer("missing", of: "orders", under: lease) == nil)
+    }
+
     @Test(arguments: Store.allCases)
     func aConsumerIsAddedOnceSavedOverAndListedByName(store: Store) throws {
         let opened = try store.open()
@@ -25,7 +52,8 @@ struct ConsumerStorageConformanceTests {
         moved.nextSequence = 1_000_000_007
         moved.pending = [PendingDelivery(sequence: 5, deliveries: 1), PendingDelivery(sequence: 300, deliveries: 7), PendingDelivery(sequence: 1_000_000_006, deliveries: 70_000)]
         let plain = try log.addConsumer(ConsumerRecord(stream: "orders", streamCreated: 0, name: "audit", config: ConsumerConfig(), nextSequence: 1))
-        try log.saveConsumers([moved])
+        #expect(try log.claimConsumer("billing", of: "orders", under: lease) == added)
+        #expect(try log.saveConsumers([moved], under: lease).isEmpty)
         #expect(try log.consumers(of: "orders") == [plain, moved], "by name, with the pending set as saved")
         #expect(try log.consumers(of: "missing").isEmpty)
         expectLogError(.streamNotFound) { _ = try log.addConsumer(ConsumerRecord(stream: "missing", streamCreated: 0, name: "x", config: config, nextSequence: 1)) }
@@ -45,7 +73,7 @@ struct ConsumerStorageConformanceTests {
         #expect(try log.consumers(of: "orders").isEmpty)
         _ = try log.ensuredStream("orders", policy: StreamPolicy())
         old.nextSequence = 50
-        try log.saveConsumers([old])
+        #expect(try log.saveConsumers([old], under: lease).isEmpty, "gone with its stream: dropped, not lost to another daemon")
         #expect(try log.consumers(of: "orders").isEmpty, "a save for the deleted stream is dropped")
     }
 

@@ -17,14 +17,23 @@ extension EventLog {
         }
     }
 
+    /// The consumer `name` of `stream` as stored: one process owns the file, so every claim is granted.
+    package func claimConsumer(_ name: String, of stream: String, under lease: ConsumerLease) throws -> ConsumerRecord? {
+        try consumers(of: stream).first { $0.name == name }
+    }
+
     /// Stores every record over its consumer, in one transaction; a record whose stream is gone (or
-    /// is another life of the name) is dropped.
-    package func saveConsumers(_ records: [ConsumerRecord]) throws {
-        guard !records.isEmpty else { return }
+    /// is another life of the name) is dropped. No other process holds a lease here: none is lost.
+    package func saveConsumers(_ records: [ConsumerRecord], under lease: ConsumerLease) throws -> [ConsumerRecord] {
+        guard !records.isEmpty else { return [] }
         try administer { writer in
             for record in records { _ = try ConsumerStore.save(record, on: writer.connection) }
         }
+        return []
     }
+
+    /// Nothing to give up: the file has one process.
+    package func releaseConsumer(_ name: String, of stream: String, under lease: ConsumerLease) throws {}
 
     /// Removes consumer `name` of stream `stream`; whether there was one.
     package func deleteConsumer(_ name: String, of stream: String) throws -> Bool {

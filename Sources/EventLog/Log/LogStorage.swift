@@ -95,8 +95,14 @@ package protocol ServedLog: LogStorage {
     /// Adds `record` unless its stream has a consumer of that name; the consumer stored under the
     /// name, bound to the stream's current life (`streamNotFound` when there is no such stream).
     func addConsumer(_ record: ConsumerRecord) throws -> ConsumerRecord
-    /// Stores the records over their consumers in one transaction, dropping any whose stream is gone.
-    func saveConsumers(_ records: [ConsumerRecord]) throws
+    /// Claims consumer `name` of `stream` under `lease` and returns it as stored; nil when another
+    /// owner's lease on it runs (or there is no such consumer).
+    func claimConsumer(_ name: String, of stream: String, under lease: ConsumerLease) throws -> ConsumerRecord?
+    /// Stores the records over their consumers in one transaction, renewing `lease` on each; drops any
+    /// whose stream is gone, and returns those it did not store because another owner holds them now.
+    func saveConsumers(_ records: [ConsumerRecord], under lease: ConsumerLease) throws -> [ConsumerRecord]
+    /// Gives up `lease` on consumer `name` of `stream`, if it holds it.
+    func releaseConsumer(_ name: String, of stream: String, under lease: ConsumerLease) throws
     /// Removes a consumer; whether there was one.
     func deleteConsumer(_ name: String, of stream: String) throws -> Bool
 }

@@ -21,27 +21,68 @@ enum PostgresConsumers {
         return records
     }
 
-    /// Stores `record`, over the consumer of that name when `replacing`, else only if there is none.
-    static func write(_ record: ConsumerRecord, replacing: Bool, on connection: PostgresConnection) throws(EventLogError) {
+    /// Stores `record` unless its stream has a consumer of that name (or is gone).
+    static func insert(_ record: ConsumerRecord, on connection: PostgresConnection) throws(EventLogError) {
         let config = record.config
-        let conflict = replacing
-            ? """
-            DO UPDATE SET start_kind = excluded.start_kind, start_arg = excluded.start_arg, ack_wait_ms = excluded.ack_wait_ms,
-                max_deliver = excluded.max_deliver, max_pending = excluded.max_pending, dead_letter = excluded.dead_letter,
-                next_seq = excluded.next_seq, pending = excluded.pending
-            """
-            : "DO NOTHING"
         try connection.execute(
             """
             INSERT INTO streamd.consumers (stream_id, name, start_kind, start_arg, ack_wait_ms, max_deliver, max_pending, dead_letter, next_seq, pending)
             SELECT id, $1, $2, $3, $4, $5, $6, $7, $8, $9 FROM streamd.streams WHERE name = $10 AND created_us = $11
-            ON CONFLICT (stream_id, name) \(conflict)
+            ON CONFLICT (stream_id, name) DO NOTHING
             """,
             [
                 .text(record.name), .int16(Int16(config.start.kind)), .int64(config.start.argument), .int64(Int64(clamping: config.ackWaitMilliseconds)),
                 .optional(config.maxDeliver.map { Int64($0) }), .int64(Int64(config.maxPending)), config.deadLetter.map { .text($0) } ?? .null,
                 .int64(Int64(clamping: record.nextSequence)), .bytes(record.encodedPending), .text(record.stream), .int64(record.streamCreated),
             ])
+    }
+
+    /// Takes consumer `name` of `stream` under `lease` unless another owner's lease runs; the consumer
+    /// as stored when it did, nil when it did not (or there is no such consumer).
+    static func claim(_ name: String, of stream: String, under lease: ConsumerLease, on connection: PostgresConnection) throws(EventLogError) -> ConsumerRecord? {
+        let rows = try connection.execute(
+            """
+            UPDATE streamd.consumers c SET owner = $3, lease_until = now() + $4 * interval '1 millisecond'
+            FROM streamd.streams s WHERE s.id = c.stream_id AND s.name = $1 AND c.name = $2
+                AND (c.owner IS NULL OR c.owner = $3 OR c.lease_until < now())
+            RETURNING c.name, c.start_kind, c.start_arg, c.ack_wait_ms, c.max_deliver, c.max_pending, c.dead_letter, c.next_seq, c.pending,
+                s.name, s.created_us
+            """,
+            [.text(stream), .text(name), .text(lease.owner), .int64(lease.milliseconds)])
+        return rows.count == 0 ? nil : try record(rows, 0, connection: connection)
+    }
+
+    /// Stores the state of `record` over its consumer if `lease` holds it, renewing the lease; whether
+    /// it did (false too when the stream or the consumer is gone).
+    static func save(_ record: ConsumerRecord, under lease: ConsumerLease, on connection: PostgresConnection) throws(EventLogError) -> Bool {
+        let rows = try connection.execute(
+            """
+            UPDATE streamd.consumers c SET next_seq = $3, pending = $4, lease_until = now() + $6 * interval '1 millisecond'
+            FROM streamd.streams s WHERE s.id = c.stream_id AND s.name = $1 AND s.created_us = $7 AND c.name = $2 AND c.owner = $5
+            RETURNING 1
+            """,
+            [
+                .text(record.stream), .text(record.name), .int64(Int64(clamping: record.nextSequence)), .bytes(record.encodedPending),
+                .text(lease.owner), .int64(lease.milliseconds), .int64(record.streamCreated),
+            ])
+        return rows.count > 0
+    }
+
+    /// Whether consumer `name` of `stream` still exists (a save it did not take may have found it gone).
+    static func exists(_ name: String, of stream: String, on connection: PostgresConnection) throws(EventLogError) -> Bool {
+        try connection.execute(
+            "SELECT 1 FROM streamd.consumers c JOIN streamd.streams s ON s.id = c.stream_id WHERE s.name = $1 AND c.name = $2",
+            [.text(stream), .text(name)]).count > 0
+    }
+
+    /// Gives up `lease` on consumer `name` of `stream`, if it holds it.
+    static func release(_ name: String, of stream: String, under lease: ConsumerLease, on connection: PostgresConnection) throws(EventLogError) {
+        try connection.execute(
+            """
+            UPDATE streamd.consumers c SET owner = NULL, lease_until = NULL
+            FROM streamd.streams s WHERE s.id = c.stream_id AND s.name = $1 AND c.name = $2 AND c.owner = $3
+            """,
+            [.text(stream), .text(name), .text(lease.owner)])
     }
 
     /// Removes the consumer `name` of stream `stream`; whether there was one.

@@ -17,6 +17,10 @@ final class ConsumerSaver: Sendable {
     }
 
     private let log: any ServedLog
+    /// The lease this daemon serves its consumers under, renewed by each save.
+    private let lease: ConsumerLease
+    /// Told of consumers whose save found another daemon holding them.
+    private let lost: @Sendable ([ConsumerRecord]) -> Void
     /// The shortest time from the start of one save to the start of the next.
     private let interval: UInt64
     private let state = Mutex(State())
@@ -24,8 +28,10 @@ final class ConsumerSaver: Sendable {
 
     /// A saver into `log`, starting saves at least `interval` apart (2 ms by default: what an
     /// acknowledgement waits at most besides the save itself).
-    init(log: any ServedLog, interval: Duration = .milliseconds(2)) {
+    init(log: any ServedLog, lease: ConsumerLease, interval: Duration = .milliseconds(2), lost: @escaping @Sendable ([ConsumerRecord]) -> Void) {
         self.log = log
+        self.lease = lease
+        self.lost = lost
         self.interval = UInt64(interval.components.seconds) * 1_000_000_000 + UInt64(interval.components.attoseconds / 1_000_000_000)
     }
 
@@ -70,7 +76,8 @@ final class ConsumerSaver: Sendable {
         }
         var failure: (any Error)?
         do {
-            try log.saveConsumers(consumers.filter { !$0.isClosed }.map(\.record))
+            let taken = try log.saveConsumers(consumers.filter { !$0.isClosed }.map(\.record), under: lease)
+            if !taken.isEmpty { lost(taken) }
         } catch {
             failure = error
         }

@@ -56,6 +56,18 @@ final class ServedConsumer: Sendable {
             if wake { self.wake() }
         }
         self.observation.withLock { $0 = observation }
+        renewLease()
+    }
+
+    /// Saves the consumer every third of its lease, so its lease never runs out while it is served.
+    private func renewLease() {
+        let period = hub.consumerLease.duration / 3
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(period.components.seconds * 1_000_000_000 + period.components.attoseconds / 1_000_000_000))) {
+            [weak self] in
+            guard let self, !self.isClosed else { return }
+            self.hub.consumerSaver.changed(self, then: nil)
+            self.renewLease()
+        }
     }
 
     private static var now: UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -75,11 +87,26 @@ final class ServedConsumer: Sendable {
     }
 
     func detach(_ member: ConsumerMember) {
-        core.withLock { core in
+        let idle = core.withLock { core -> Bool in
             core.members[ObjectIdentifier(member)] = nil
             core.logic.detach(ObjectIdentifier(member))
+            return core.members.isEmpty
+        }
+        // Given up once nobody has been attached for a moment (acknowledgements may follow a member
+        // that left), so another daemon sharing the log may serve it.
+        if idle {
+            DispatchQueue.global().asyncAfter(deadline: .now() + Self.idleRelease) { [weak self] in
+                guard let self, self.isIdle else { return }
+                self.hub.retire(self)
+            }
         }
     }
+
+    /// How long a consumer stays served with no member attached.
+    static let idleRelease = DispatchTimeInterval.seconds(2)
+
+    /// Whether no member is attached.
+    var isIdle: Bool { core.withLock { $0.members.isEmpty && !$0.closed } }
 
     func addCredit(_ credit: UInt32, to member: ConsumerMember) {
         core.withLock { $0.logic.addCredit(ObjectIdentifier(member), UInt64(credit)) }

@@ -1,5 +1,6 @@
 import EventLog
 import StreamProtocol
+import Synchronization
 
 /// A consumer's place in the hub's table: its stream and its name.
 struct ConsumerKey: Hashable, Sendable {
@@ -27,7 +28,7 @@ extension StreamHub {
         let existing = try log.consumers(of: stream)
         if let found = existing.first(where: { $0.name == name }) {
             guard found.config == config else { throw consumerExists(name, of: stream) }
-            return try servedConsumer(name, of: stream).info
+            return try consumerInfo(name, of: stream)
         }
         guard existing.count < limits.maximumConsumersPerStream else {
             throw ServerError(
@@ -37,27 +38,74 @@ extension StreamHub {
         let next = try log.startSequence(of: stream, from: config.start)
         let stored = try log.addConsumer(ConsumerRecord(stream: stream, streamCreated: state.created, name: name, config: config, nextSequence: next))
         guard stored.config == config else { throw consumerExists(name, of: stream) }
-        return try servedConsumer(name, of: stream).info
+        return try consumerInfo(name, of: stream)
     }
 
-    /// What consumer `name` of `stream` stands at.
+    /// What consumer `name` of `stream` stands at: as this daemon serves it, else as the log keeps it
+    /// (another daemon sharing the log may be serving it).
     func consumerInfo(_ name: String, of stream: String) throws -> ConsumerInfo {
-        try servedConsumer(name, of: stream).info
+        try StreamName.validate(stream)
+        try Self.validateConsumerName(name)
+        if let served = loadedConsumer(name, of: stream) { return served.info }
+        guard let state = try log.catalogEntry(stream) else { throw notFound(stream) }
+        guard let record = try log.consumers(of: stream).first(where: { $0.name == name }) else { throw consumerNotFound(name, of: stream) }
+        return Self.info(of: record, lastSequence: state.lastSequence)
     }
 
     /// Every consumer of `stream`, by name.
     func listConsumers(of stream: String) throws -> [ConsumerInfo] {
         try StreamName.validate(stream)
-        guard try log.catalogEntry(stream) != nil else { throw notFound(stream) }
-        return try log.consumers(of: stream).map { try servedConsumer($0.name, of: stream).info }
+        guard let state = try log.catalogEntry(stream) else { throw notFound(stream) }
+        return try log.consumers(of: stream).map { record in
+            loadedConsumer(record.name, of: stream)?.info ?? Self.info(of: record, lastSequence: state.lastSequence)
+        }
     }
 
     /// Deletes consumer `name` of `stream`, ending its members.
     func deleteConsumer(_ name: String, of stream: String) throws {
-        let consumer = try servedConsumer(name, of: stream)
-        consumers.withLock { $0[ConsumerKey(stream: stream, name: name)] = nil }
-        consumer.close(reason: .error, message: "the consumer \"\(name)\" of stream \"\(stream)\" was deleted.")
-        _ = try consumerSaver.betweenSaves { try log.deleteConsumer(name, of: stream) }
+        try StreamName.validate(stream)
+        try Self.validateConsumerName(name)
+        let served = consumers.withLock { $0.removeValue(forKey: ConsumerKey(stream: stream, name: name)) }
+        served?.close(reason: .error, message: "the consumer \"\(name)\" of stream \"\(stream)\" was deleted.")
+        guard try consumerSaver.betweenSaves({ try log.deleteConsumer(name, of: stream) }) else {
+            if try log.catalogEntry(stream) == nil { throw notFound(stream) }
+            throw consumerNotFound(name, of: stream)
+        }
+    }
+
+    /// Stops serving `consumer` (no member is attached): stores it and gives up its lease, so
+    /// another daemon sharing the log may serve it.
+    func retire(_ consumer: ServedConsumer) {
+        let key = ConsumerKey(stream: consumer.stream, name: consumer.name)
+        guard consumers.withLock({ table in
+            guard table[key] === consumer, consumer.isIdle else { return false }
+            table[key] = nil
+            return true
+        }) else { return }
+        let record = consumer.record
+        consumer.close(reason: .unsubscribed, message: "")
+        do {
+            try consumerSaver.betweenSaves {
+                _ = try log.saveConsumers([record], under: consumerLease)
+                try log.releaseConsumer(consumer.name, of: consumer.stream, under: consumerLease)
+            }
+        } catch {
+            logger.warning("a durable consumer could not be stored as it was given up; its lease runs out by itself", metadata: [
+                "stream": .string(consumer.stream), "consumer": .string(consumer.name), "error": .string(ServerError.from(error).message),
+            ])
+        }
+    }
+
+    /// Closes the consumers another daemon took over (a save of theirs found its lease gone).
+    func lost(_ records: [ConsumerRecord]) {
+        for record in records {
+            let key = ConsumerKey(stream: record.stream, name: record.name)
+            guard let consumer = consumers.withLock({ $0.removeValue(forKey: key) }) else { continue }
+            logger.warning("another streamd serves this durable consumer now (this one's lease ran out); its members here were ended", metadata: [
+                "stream": .string(record.stream), "consumer": .string(record.name),
+            ])
+            consumer.close(reason: .error, message: "another streamd sharing the database serves consumer \"\(record.name)\" of \"\(record.stream)\" now; attach again.")
+        }
     }
 
     /// Moves consumer `name` of `stream` to `sequence`, forgetting its pending events.
@@ -84,16 +132,27 @@ extension StreamHub {
         for consumer in closing { consumer.close(reason: .streamDeleted, message: "the stream \"\(stream)\" was deleted.") }
     }
 
-    /// The consumer `name` of `stream` as the hub serves it, loaded from the log on first use.
+    /// The consumer `name` of `stream` as this daemon serves it, if it does.
+    private func loadedConsumer(_ name: String, of stream: String) -> ServedConsumer? {
+        consumers.withLock { $0[ConsumerKey(stream: stream, name: name)] }.flatMap { $0.isClosed ? nil : $0 }
+    }
+
+    /// The consumer `name` of `stream` as the hub serves it: claimed under the daemon's lease and
+    /// loaded from the log on first use.
+    ///
+    /// - Throws: `consumer_not_found`, or `storage_unavailable` while another daemon sharing the log
+    ///   serves it.
     func servedConsumer(_ name: String, of stream: String) throws -> ServedConsumer {
         try StreamName.validate(stream)
         try Self.validateConsumerName(name)
         let key = ConsumerKey(stream: stream, name: name)
-        if let served = consumers.withLock({ $0[key] }), !served.isClosed { return served }
+        if let served = loadedConsumer(name, of: stream) { return served }
         guard let state = try log.catalogEntry(stream) else { throw notFound(stream) }
-        guard let record = try log.consumers(of: stream).first(where: { $0.name == name }) else {
+        guard let record = try log.claimConsumer(name, of: stream, under: consumerLease) else {
+            guard try log.consumers(of: stream).contains(where: { $0.name == name }) else { throw consumerNotFound(name, of: stream) }
             throw ServerError(
-                .consumerNotFound, "stream \"\(stream)\" has no consumer named \"\(name)\"; add it with ADD_CONSUMER (streamctl consumer add) first.")
+                .storageUnavailable,
+                "consumer \"\(name)\" of \"\(stream)\" is served by another streamd sharing this database; attach its members through that daemon, or retry: a daemon gives a consumer up 2 s after its last member left, and one that stopped within \(consumerLease.duration).")
         }
         let made = ServedConsumer(record: record, lastSequence: state.lastSequence, hub: self)
         let (served, isNew) = consumers.withLock { table -> (ServedConsumer, Bool) in
@@ -112,6 +171,15 @@ extension StreamHub {
         return served
     }
 
+    private func consumerNotFound(_ name: String, of stream: String) -> ServerError {
+        ServerError(.consumerNotFound, "stream \"\(stream)\" has no consumer named \"\(name)\"; add it with ADD_CONSUMER (streamctl consumer add) first.")
+    }
+
+    /// The figures of a consumer nobody here serves, as the log keeps it.
+    private static func info(of record: ConsumerRecord, lastSequence: UInt64) -> ConsumerInfo {
+        ConsumerState(record, lastSequence: lastSequence, now: 0).info(stream: record.stream, name: record.name)
+    }
+
     private func consumerExists(_ name: String, of stream: String) -> ServerError {
         ServerError(
             .consumerExists,
@@ -125,5 +193,22 @@ extension StreamHub {
         } catch {
             throw ServerError(.invalidArgument, error.message.replacingOccurrences(of: "stream name", with: "consumer name"))
         }
+    }
+}
+
+/// Lets the hub's saver, made before the hub, reach the hub, without holding it (the hub holds the
+/// saver).
+///
+/// Thread-safety: Sendable; its weak reference is under a mutex.
+final class LostConsumers: Sendable {
+    private struct Weak {
+        weak var hub: StreamHub?
+    }
+
+    private let reference = Mutex(Weak())
+
+    var hub: StreamHub? {
+        get { reference.withLock { $0.hub } }
+        set { reference.withLock { $0.hub = newValue } }
     }
 }

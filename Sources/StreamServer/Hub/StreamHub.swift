@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import Dispatch
 import EventLog
@@ -37,17 +38,23 @@ public final class StreamHub: Sendable {
     let consumers = Mutex<[ConsumerKey: ServedConsumer]>([:])
     /// Stores the consumers' changes.
     let consumerSaver: ConsumerSaver
+    /// The lease this daemon serves consumers under (several daemons may share a PostgreSQL log).
+    let consumerLease: ConsumerLease
 
     /// A hub serving `log` under `limits`, announcing itself as `serverName`, logging to `logger`.
     package init(log: any ServedLog, limits: ServerLimits = ServerLimits(), serverName: String = "streamd", logger: Logger = Logger(label: "streamd")) {
         subscriberLog = SubscriberLog(logger: logger)
         self.logger = logger
-        consumerSaver = ConsumerSaver(log: log)
+        let lease = ConsumerLease(owner: "\(ProcessInfo.processInfo.hostName)/\(getpid())/\(UUID().uuidString)")
+        consumerLease = lease
+        let lostConsumers = LostConsumers()
+        consumerSaver = ConsumerSaver(log: log, lease: lease) { records in lostConsumers.hub?.lost(records) }
         self.log = log
         self.limits = limits
         self.serverName = serverName
         deduplicationBytes = ByteBudget(limit: limits.deduplicationBytesTotal)
         partialFrameBytes = ByteBudget(limit: limits.connections.maximumPartialFrameBytes)
+        lostConsumers.hub = self
     }
 
     /// The number of live subscriptions to `stream`, over all connections.

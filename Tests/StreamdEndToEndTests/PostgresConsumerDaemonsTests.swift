@@ -1,0 +1,99 @@
+import EventLog
+import Foundation
+import StreamClient
+import StreamProtocol
+import StreamdTestSupport
+import Synchronization
+import Testing
+
+/// A durable consumer on a PostgreSQL database that two daemons share (issue 19 on issue 18's store):
+/// one daemon serves it at a time, so no event goes to two members at once, and the other takes it
+/// over, where the first left it, once the first gave it up or died.
+@Suite(.enabled(if: PostgresServer.unavailableReason == nil, "needs root and Debian's postgresql package"))
+struct PostgresConsumerDaemonsTests {
+    private func daemon(_ url: String) throws -> (DaemonProcess, ShortTemporaryDirectory) {
+        let directory = try ShortTemporaryDirectory()
+        let daemon = try DaemonProcess(["--socket", directory.socket, "--db", url])
+        try daemon.waitForError(containing: "listening")
+        return (daemon, directory)
+    }
+
+    @Test func oneDaemonServesAConsumerAtATimeAndTheOtherGoesOnWhereItLeftIt() async throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let (first, firstDirectory) = try daemon(url)
+        let (second, secondDirectory) = try daemon(url)
+        defer { first.signal(SIGKILL); second.signal(SIGTERM) }
+        let onFirst = try await StreamConnection.connect(socketPath: firstDirectory.socket)
+        let onSecond = try await StreamConnection.connect(socketPath: secondDirectory.socket)
+        defer { onFirst.close(); onSecond.close() }
+        _ = try await onFirst.append(contentsOf: (1...10).map { bytes("job \($0)") }, to: "jobs")
+        try await onSecond.addConsumer("workers", on: "jobs", config: ConsumerConfig(ackWait: .seconds(2)))
+
+        // A member through the first daemon takes and acknowledges three events, and stays.
+        let taken = EventCollector<Delivery<[UInt8]>>()
+        let member = onFirst.consumer("workers", on: "jobs", credit: 3, refillingCredit: false).start { event in
+            if case let .value(delivery) = event {
+                delivery.ack()
+                taken.add(delivery)
+            }
+        }
+        #expect(await eventually { taken.all.count == 3 })
+        #expect(try await eventually { try await onSecond.consumerInfo("workers", on: "jobs").ackFloor == 3 }, "the second daemon reads what the first stored")
+
+        // The second daemon refuses a member while the first serves the consumer.
+        let refused = await #expect(throws: StreamClientError.self) {
+            for try await _ in onSecond.consumer("workers", on: "jobs").values { break }
+        }
+        guard case let .server(code, message) = refused else { Issue.record("\(String(describing: refused))"); return }
+        #expect(code == .storageUnavailable && message.contains("is served by another streamd sharing this database"), "\(message)")
+
+        // The first daemon's member leaves; two seconds later the first gives the consumer up, and a
+        // member through the second goes on after sequence 3.
+        member.dispose()
+        var rest: [UInt64] = []
+        let deadline = ContinuousClock.now + .seconds(20)
+        while rest.isEmpty, ContinuousClock.now < deadline {
+            do {
+                for try await delivery in onSecond.consumer("workers", on: "jobs").values {
+                    try await delivery.ackSync()
+                    rest.append(delivery.sequence)
+                    if delivery.sequence == 10 { break }
+                }
+            } catch StreamClientError.server(.storageUnavailable, _) {
+                try await Task.sleep(for: .milliseconds(200))
+            }
+        }
+        #expect(rest == Array(4...10), "the second daemon went on where the first left the consumer")
+
+        // Now the second serves it; when it dies without giving it up, the first takes it over once the
+        // lease runs out, with every acknowledgement the second answered.
+        _ = try await onFirst.append(contentsOf: (11...12).map { bytes("job \($0)") }, to: "jobs")
+        let holding = onSecond.consumer("workers", on: "jobs").start { _ in }
+        #expect(try await eventually { try await onFirst.consumerInfo("workers", on: "jobs").pending == 2 })
+        second.signal(SIGKILL)
+        _ = second.waitForExit()
+        holding.dispose()
+        var again: [(UInt64, UInt32)] = []
+        let later = ContinuousClock.now + .seconds(40)
+        while again.count < 2, ContinuousClock.now < later {
+            do {
+                for try await delivery in onFirst.consumer("workers", on: "jobs").values {
+                    try await delivery.ackSync()
+                    again.append((delivery.sequence, delivery.deliveries))
+                    if again.count == 2 { break }
+                }
+            } catch StreamClientError.server(.storageUnavailable, _) {
+                try await Task.sleep(for: .milliseconds(500))
+            }
+        }
+        #expect(again.map(\.0) == [11, 12] && again.allSatisfy { $0.1 == 2 }, "\(again)")
+        #expect(try await onFirst.consumerInfo("workers", on: "jobs").ackFloor == 12)
+    }
+}
+
+/// Deliveries as a member got them. Thread-safety: Sendable; under a mutex.
+private final class EventCollector<Value: Sendable>: Sendable {
+    private let values = Mutex<[Value]>([])
+    func add(_ value: Value) { values.withLock { $0.append(value) } }
+    var all: [Value] { values.withLock { $0 } }
+}
