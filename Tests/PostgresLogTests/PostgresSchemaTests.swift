@@ -26,40 +26,41 @@ struct PostgresSchemaTests {
         #expect(made.contains("blocks.payload bytea") && made.contains("streams.last_seq bigint") && made.contains("message_ids.message_id text") && made.contains("consumers.pending bytea"))
     }
 
-    @Test func tablesOfVersion1GainTheMessageIdsAndKeepTheirStreams() throws {
+    /// A database the log made, with the stream "kept" written by `fill`, then taken back to an older
+    /// version by `downgrade` (SQL), and opened again: the log it opened migrated it.
+    private func migrated(fill: (PostgresLog) throws -> Void, downgrade: String) throws -> (log: PostgresLog, version: String) {
         let server = try PostgresServer.shared.get()
         let url = try server.makeDatabase()
         let database = String(url.split(separator: "/").last!)
         do {
             let log = try PostgresLog(PostgresAddress(url))
             try log.createStream("kept", policy: StreamPolicy())
-            try log.append(contentsOf: [[1], [2]], to: "kept")
+            try fill(log)
             log.close()
         }
-        // Back to version 1 by hand: what a build before the message ids left.
-        try server.sql("DROP TABLE streamd.message_ids; DROP TABLE streamd.consumers; UPDATE streamd.version SET version = 1", database: database)
+        try server.sql(downgrade, database: database)
         let log = try PostgresLog(PostgresAddress(url))
+        return (log, try server.sql("SELECT version FROM streamd.version", database: database))
+    }
+
+    @Test func tablesOfVersion1GainTheMessageIdsAndKeepTheirStreams() throws {
+        // What a build before the message ids left.
+        let (log, version) = try migrated(
+            fill: { try $0.append(contentsOf: [[1], [2]], to: "kept") },
+            downgrade: "DROP TABLE streamd.message_ids; DROP TABLE streamd.consumers; UPDATE streamd.version SET version = 1")
         defer { log.close() }
-        #expect(try server.sql("SELECT version FROM streamd.version", database: database) == "3\n")
+        #expect(version == "3\n")
         #expect(try log.readAll("kept", from: .all).map(\.payload) == [[1], [2]])
         _ = try log.append(.value, [[3]], messageIDs: ["after"], to: "kept", expectingLastSequence: nil)
         #expect(try log.rememberedMessageIDs(of: "kept").map(\.sequence) == [3])
     }
 
     @Test func tablesOfVersion2GainTheConsumersAndKeepTheirStreams() throws {
-        let server = try PostgresServer.shared.get()
-        let url = try server.makeDatabase()
-        let database = String(url.split(separator: "/").last!)
-        do {
-            let log = try PostgresLog(PostgresAddress(url))
-            try log.createStream("kept", policy: StreamPolicy())
-            _ = try log.append(.value, [[1]], messageIDs: ["first"], to: "kept", expectingLastSequence: nil)
-            log.close()
-        }
-        try server.sql("DROP TABLE streamd.consumers; UPDATE streamd.version SET version = 2", database: database)
-        let log = try PostgresLog(PostgresAddress(url))
+        let (log, version) = try migrated(
+            fill: { _ = try $0.append(.value, [[1]], messageIDs: ["first"], to: "kept", expectingLastSequence: nil) },
+            downgrade: "DROP TABLE streamd.consumers; UPDATE streamd.version SET version = 2")
         defer { log.close() }
-        #expect(try server.sql("SELECT version FROM streamd.version", database: database) == "3\n")
+        #expect(version == "3\n")
         #expect(try log.rememberedMessageIDs(of: "kept").map(\.id) == ["first"])
         let added = try log.addConsumer(ConsumerRecord(stream: "kept", streamCreated: 0, name: "c", config: ConsumerConfig(), nextSequence: 1))
         #expect(try log.consumers(of: "kept") == [added])

@@ -43,8 +43,8 @@ extension ConsumerRecord {
         bytes.reserveCapacity(pending.count * 3)
         var previous: UInt64 = 0
         for delivery in pending {
-            Self.appendVarint(delivery.sequence &- previous, to: &bytes)
-            Self.appendVarint(UInt64(delivery.deliveries), to: &bytes)
+            Varint.append(delivery.sequence &- previous, to: &bytes)
+            Varint.append(UInt64(delivery.deliveries), to: &bytes)
             previous = delivery.sequence
         }
         return bytes
@@ -53,40 +53,19 @@ extension ConsumerRecord {
     /// Reads the stored form of `pending`; nil when it is damaged (a varint cut short or too long, a
     /// count past `UInt32.max`, or sequences not increasing).
     package static func decodePending(_ bytes: [UInt8]) -> [PendingDelivery]? {
-        var pending: [PendingDelivery] = []
-        var offset = 0
-        var previous: UInt64 = 0
-        while offset < bytes.count {
-            guard let delta = readVarint(bytes, &offset), delta > 0, let count = readVarint(bytes, &offset), count <= UInt64(UInt32.max)
-            else { return nil }
-            let (sequence, overflow) = previous.addingReportingOverflow(delta)
-            guard !overflow else { return nil }
-            pending.append(PendingDelivery(sequence: sequence, deliveries: UInt32(count)))
-            previous = sequence
+        bytes.withUnsafeBytes { raw in
+            var pending: [PendingDelivery] = []
+            var offset = 0
+            var previous: UInt64 = 0
+            while offset < raw.count {
+                guard let delta = Varint.read(raw, &offset), delta > 0, let count = Varint.read(raw, &offset), count <= UInt64(UInt32.max)
+                else { return nil }
+                let (sequence, overflow) = previous.addingReportingOverflow(delta)
+                guard !overflow else { return nil }
+                pending.append(PendingDelivery(sequence: sequence, deliveries: UInt32(count)))
+                previous = sequence
+            }
+            return pending
         }
-        return pending
-    }
-
-    private static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
-    }
-
-    /// The varint at `offset`, moving past it; nil when it is cut short or longer than 64 bits.
-    private static func readVarint(_ bytes: [UInt8], _ offset: inout Int) -> UInt64? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < bytes.count, shift < 64 {
-            let byte = bytes[offset]
-            offset += 1
-            value |= UInt64(byte & 0x7F) << shift
-            if byte < 0x80 { return value }
-            shift += 7
-        }
-        return nil
     }
 }

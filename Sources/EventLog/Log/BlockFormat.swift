@@ -63,20 +63,11 @@ struct BlockFramer {
 
     mutating func append(kind: LogEvent.Kind, timestamp: Int64, payload: UnsafeRawBufferPointer) {
         bytes.append(kind.rawValue)
-        appendVarint(UInt64(timestamp - previousTimestamp))
+        Varint.append(UInt64(timestamp - previousTimestamp), to: &bytes)
         previousTimestamp = timestamp
-        appendVarint(UInt64(payload.count))
+        Varint.append(UInt64(payload.count), to: &bytes)
         bytes.append(contentsOf: payload)
         count += 1
-    }
-
-    private mutating func appendVarint(_ value: UInt64) {
-        var value = value
-        while value >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-            value >>= 7
-        }
-        bytes.append(UInt8(value))
     }
 
     /// Bytes one event adds to the framing.
@@ -137,7 +128,7 @@ package final class BlockDecoder {
                 throw damaged(header, "event \(sequence) has unknown kind \(raw[offset])")
             }
             offset += 1
-            guard let delta = readVarint(raw, &offset), let length = readVarint(raw, &offset),
+            guard let delta = Varint.read(raw, &offset), let length = Varint.read(raw, &offset),
                 length <= UInt64(raw.count - offset)
             else { throw damaged(header, "framing of event \(sequence) runs past the end of the block") }
             timestamp &+= Int64(bitPattern: delta)
@@ -159,19 +150,6 @@ package final class BlockDecoder {
             throw damaged(header, "holds \(seen) events, the block records \(header.count) (\(header.firstSequence)...\(header.lastSequence))")
         }
         return true
-    }
-
-    private func readVarint(_ raw: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
-        var value: UInt64 = 0
-        var shift: UInt64 = 0
-        while offset < raw.count, shift < 64 {
-            let byte = raw[offset]
-            offset += 1
-            value |= UInt64(byte & 0x7f) << shift
-            if byte < 0x80 { return value }
-            shift += 7
-        }
-        return nil
     }
 
     private func damaged(_ header: BlockHeader, _ reason: String) -> EventLogError {

@@ -52,8 +52,8 @@ final class ConsumerMembership: Sendable {
 
     /// Queues the acknowledgement of `sequence`; `stored` hears when the daemon stored it.
     func ack(_ sequence: UInt64, stored: Stored?) {
-        guard let connection else {
-            stored?(.connectionClosed("the connection is gone."))
+        guard let connection, !connection.isClosed else {
+            stored?(.connectionClosed("the connection was closed before the acknowledgement was sent; the event is delivered again after its ack wait."))
             return
         }
         let schedule = state.withLock { state -> Bool in

@@ -12,11 +12,7 @@ struct ConsumerAddCommand: AsyncParsableCommand {
 
     private var options: GlobalOptions { global.merged(with: parent.options) }
 
-    @Argument(help: "The stream.", completion: StreamNameCompletion.kind)
-    var stream: String
-
-    @Argument(help: "The consumer's name (the characters a stream name may have).")
-    var name: String
+    @OptionGroup var names: ConsumerNames
 
     @Option(name: .long, help: ArgumentHelp(
         "Where it starts: all (the first retained event, the default), new (only events published from now on), or a sequence.",
@@ -36,12 +32,10 @@ struct ConsumerAddCommand: AsyncParsableCommand {
     var maxPending: UInt32 = 1_000
 
     @Option(name: .customLong("dead-letter"), help: ArgumentHelp(
-        "The stream that events delivered --max-deliver times are published to.", valueName: "stream"), completion: StreamNameCompletion.kind)
+        "The names.stream that events delivered --max-deliver times are published to.", valueName: "stream"), completion: StreamNameCompletion.kind)
     var deadLetter: String?
 
     func validate() throws {
-        try Daemon.validate(name: stream)
-        try Daemon.validate(consumer: name)
         if let deadLetter { try Daemon.validate(name: deadLetter, "--dead-letter") }
         _ = try config()
     }
@@ -68,8 +62,8 @@ struct ConsumerAddCommand: AsyncParsableCommand {
     func run() async throws {
         let config = try config()
         try await Daemon.run(options) { connection in
-            let view = ConsumerView(try await connection.addConsumer(name, on: stream, config: config))
-            try options.json ? Output.json(view) : Output.line("added consumer \(name) to \(stream): next \(view.nextSequence), \(view.configuration)")
+            let view = ConsumerView(try await connection.addConsumer(names.name, on: names.stream, config: config))
+            try options.json ? Output.json(view) : Output.line("added consumer \(names.name) to \(names.stream): next \(view.nextSequence), \(view.configuration)")
         }
     }
 }

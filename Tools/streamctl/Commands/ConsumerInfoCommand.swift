@@ -10,20 +10,11 @@ struct ConsumerInfoCommand: AsyncParsableCommand {
 
     private var options: GlobalOptions { global.merged(with: parent.options) }
 
-    @Argument(help: "The stream.", completion: StreamNameCompletion.kind)
-    var stream: String
-
-    @Argument(help: "The consumer.")
-    var name: String
-
-    func validate() throws {
-        try Daemon.validate(name: stream)
-        try Daemon.validate(consumer: name)
-    }
+    @OptionGroup var names: ConsumerNames
 
     func run() async throws {
         try await Daemon.run(options) { connection in
-            let view = ConsumerView(try await connection.consumerInfo(name, on: stream))
+            let view = ConsumerView(try await connection.consumerInfo(names.name, on: names.stream))
             try options.json ? Output.json(view) : Output.line(view.text)
         }
     }

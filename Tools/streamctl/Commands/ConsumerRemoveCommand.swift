@@ -10,11 +10,7 @@ struct ConsumerRemoveCommand: AsyncParsableCommand {
 
     private var options: GlobalOptions { global.merged(with: parent.options) }
 
-    @Argument(help: "The stream.", completion: StreamNameCompletion.kind)
-    var stream: String
-
-    @Argument(help: "The consumer.")
-    var name: String
+    @OptionGroup var names: ConsumerNames
 
     private struct Summary: Encodable {
         var stream: String
@@ -22,15 +18,10 @@ struct ConsumerRemoveCommand: AsyncParsableCommand {
         var deleted: Bool
     }
 
-    func validate() throws {
-        try Daemon.validate(name: stream)
-        try Daemon.validate(consumer: name)
-    }
-
     func run() async throws {
         try await Daemon.run(options) { connection in
-            try await connection.deleteConsumer(name, on: stream)
-            try options.json ? Output.json(Summary(stream: stream, consumer: name, deleted: true)) : Output.line("deleted consumer \(name) of \(stream)")
+            try await connection.deleteConsumer(names.name, on: names.stream)
+            try options.json ? Output.json(Summary(stream: names.stream, consumer: names.name, deleted: true)) : Output.line("deleted consumer \(names.name) of \(names.stream)")
         }
     }
 }

@@ -11,25 +11,19 @@ struct ConsumerResetCommand: AsyncParsableCommand {
 
     private var options: GlobalOptions { global.merged(with: parent.options) }
 
-    @Argument(help: "The stream.", completion: StreamNameCompletion.kind)
-    var stream: String
-
-    @Argument(help: "The consumer.")
-    var name: String
+    @OptionGroup var names: ConsumerNames
 
     @Option(name: .customLong("to-seq"), help: ArgumentHelp("The sequence to deliver next (1 or more).", valueName: "S"))
     var sequence: UInt64
 
     func validate() throws {
-        try Daemon.validate(name: stream)
-        try Daemon.validate(consumer: name)
         guard sequence > 0 else { throw ValidationError("--to-seq must be 1 or more.") }
     }
 
     func run() async throws {
         try await Daemon.run(options) { connection in
-            let view = ConsumerView(try await connection.resetConsumer(name, on: stream, to: sequence))
-            try options.json ? Output.json(view) : Output.line("reset consumer \(name) of \(stream): next \(view.nextSequence), lag \(Formatting.count(view.lag, "event"))")
+            let view = ConsumerView(try await connection.resetConsumer(names.name, on: names.stream, to: sequence))
+            try options.json ? Output.json(view) : Output.line("reset consumer \(names.name) of \(names.stream): next \(view.nextSequence), lag \(Formatting.count(view.lag, "event"))")
         }
     }
 }
