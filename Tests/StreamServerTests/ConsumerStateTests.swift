@@ -148,4 +148,16 @@ import Testing
         consumer.reset(to: 10)
         #expect(consumer.record(stream: "s", streamCreated: 1, name: "c") == ConsumerRecord(stream: "s", streamCreated: 1, name: "c", config: consumer.config, nextSequence: 10))
     }
+
+    @Test func eventsThatNeverReachedTheirMemberAreDueAgainAtOnceAndNotCounted() {
+        var consumer = state(last: 3)
+        consumer.attach(ids.0, credit: 3)
+        _ = consumer.nextStep(now: 0) { _ in true }
+        consumer.detach(ids.0)
+        consumer.undeliver([2, 3, 9])
+        consumer.attach(ids.1, credit: 5)
+        let step = consumer.nextStep(now: 0) { _ in true }
+        #expect(step == .redeliver(member: ids.1, [PendingDelivery(sequence: 2, deliveries: 1), PendingDelivery(sequence: 3, deliveries: 1)]))
+        #expect(consumer.info(stream: "s", name: "c").redelivered == 0)
+    }
 }

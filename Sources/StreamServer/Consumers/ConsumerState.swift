@@ -128,6 +128,19 @@ struct ConsumerState {
         return true
     }
 
+    /// Takes back events a step handed out that never reached their member (it left before its frame
+    /// was written): due again at once, their delivery not counted.
+    mutating func undeliver(_ sequences: [UInt64]) {
+        for sequence in sequences {
+            guard var entry = pending[sequence] else { continue }
+            entry.deliveries = entry.deliveries > 0 ? entry.deliveries - 1 : 0
+            entry.deadline = .max
+            entry.holder = nil
+            pending[sequence] = entry
+            due.insert(sequence)
+        }
+    }
+
     /// Starts again at `sequence`, forgetting every pending event.
     mutating func reset(to sequence: UInt64) {
         nextSequence = max(1, sequence)

@@ -224,6 +224,8 @@ final class ServedConsumer: Sendable {
         var share = 0
         var frames = shares.map { members[$0.member].map { DeliveryFrames(member: $0, limits: hub.limits) } }
         var missing: [[UInt64]] = shares.map { _ in [] }
+        // Events of a member that left between the step and the read: due again at once.
+        var unsent: [UInt64] = []
         var expected = sequences.lowerBound
         func skip(to sequence: UInt64) {
             while expected < sequence {
@@ -238,12 +240,14 @@ final class ServedConsumer: Sendable {
                 skip(to: event.sequence)
                 while event.sequence > shares[share].last { share += 1 }
                 expected = event.sequence + 1
-                if event.kind == .value, frames[share] != nil {
+                if event.kind != .value {
+                    missing[share].append(event.sequence)
+                } else if frames[share] == nil {
+                    unsent.append(event.sequence)
+                } else {
                     try event.payload.withUnsafeBytes { payload in
                         try frames[share]!.add(sequence: event.sequence, timestamp: event.timestamp, payload: payload, deliveries: 1)
                     }
-                } else {
-                    missing[share].append(event.sequence)
                 }
             }
         } catch {
@@ -254,9 +258,11 @@ final class ServedConsumer: Sendable {
         for index in frames.indices {
             frames[index]?.flush()
             delivered += frames[index]?.sent ?? 0
+            unsent += frames[index]?.unsent ?? []
         }
         core.withLock { core in
             for (index, share) in shares.enumerated() where !missing[index].isEmpty { core.logic.drop(missing[index], from: share.member) }
+            core.logic.undeliver(unsent)
         }
         hub.metrics.deliveredEvents.increment(by: Int64(delivered))
         hub.consumerSaver.changed(self, then: nil)
@@ -282,17 +288,22 @@ final class ServedConsumer: Sendable {
             return failed(reading: error)
         }
         frames.flush()
-        if !missing.isEmpty { core.withLock { $0.logic.drop(missing, from: ObjectIdentifier(member)) } }
+        core.withLock { core in
+            if !missing.isEmpty { core.logic.drop(missing, from: ObjectIdentifier(member)) }
+            core.logic.undeliver(frames.unsent)
+        }
         hub.metrics.deliveredEvents.increment(by: Int64(frames.sent))
         hub.metrics.redeliveredEvents.increment(by: Int64(frames.sent))
         hub.consumerSaver.changed(self, then: nil)
     }
 
-    /// A read of the stream failed: a deleted stream closes the consumer; otherwise what was handed
-    /// out stays pending, to go out again after its ack wait.
+    /// A read of the stream failed: a stream deleted (through another daemon sharing the log) closes
+    /// the consumer, telling its members; otherwise what was handed out stays pending, to go out again
+    /// after its ack wait.
     private func failed(reading error: any Error) {
         if let error = error as? EventLogError, error.code == .streamNotFound {
-            core.withLock { $0.closed = true }
+            // Not from this queue: closing waits for it.
+            DispatchQueue.global().async { self.hub.closeConsumers(of: self.stream) }
             return
         }
         hub.logger.error("a durable consumer could not read its stream", metadata: [
@@ -359,8 +370,12 @@ private struct DeliveryFrames {
     let member: ConsumerMember
     let limits: ServerLimits
     private var frame: EventsFrameBuilder
+    /// The sequences in `frame`.
+    private var inFrame: [UInt64] = []
     /// Events in frames the member took.
     private(set) var sent = 0
+    /// Events in frames it did not take (it had ended).
+    private(set) var unsent: [UInt64] = []
 
     init(member: ConsumerMember, limits: ServerLimits) {
         self.member = member
@@ -377,12 +392,13 @@ private struct DeliveryFrames {
             flush()
         }
         try frame.append(sequence: sequence, timestamp: timestamp, kind: .value, payload: payload, deliveries: deliveries)
+        inFrame.append(sequence)
     }
 
     mutating func flush() {
         guard frame.count > 0 else { return }
-        let count = frame.count
-        if member.send(frame: frame.finished()) { sent += count }
+        if member.send(frame: frame.finished()) { sent += inFrame.count } else { unsent += inFrame }
+        inFrame.removeAll(keepingCapacity: true)
         frame = Self.empty(member)
     }
 }
