@@ -91,7 +91,7 @@ import Testing
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
         _ = try await connection.append(bytes("job"), to: "jobs")
-        try await connection.addConsumer("workers", on: "jobs", config: ConsumerConfig(ackWait: .milliseconds(300)))
+        try await connection.addConsumer("workers", on: "jobs", config: ConsumerConfig(ackWait: .seconds(2)))
         let silent = EventCollector<Delivery<[UInt8]>, StreamClientError>()
         let first = connection.consumer("workers", on: "jobs").start(silent.observer)
         #expect(await silent.waitForValues(1))
@@ -100,9 +100,9 @@ import Testing
         let acking = EventCollector<Delivery<[UInt8]>, StreamClientError>()
         let second = other.consumer("workers", on: "jobs").on(value: { $0.ack() }).start(acking.observer)
         #expect(await acking.waitForValues(1))
-        // Its count goes on from the silent member's (which a slow machine may have been given it twice).
-        let silentDeliveries = UInt32(silent.values.count { $0.sequence == 1 })
-        #expect(acking.values.first?.sequence == 1 && acking.values.first?.deliveries == silentDeliveries + 1)
+        // Its count goes on from the silent member's: 2, unless a loaded machine let the ack wait run out
+        // while the silent member still held it (then it went to that member again, uncounted here).
+        #expect(acking.values.first?.sequence == 1 && (acking.values.first?.deliveries ?? 0) >= 2)
         #expect(try await eventually { try await connection.consumerInfo("workers", on: "jobs").ackFloor == 1 })
         #expect(try await connection.consumerInfo("workers", on: "jobs").redelivered == 0)
         second.dispose()

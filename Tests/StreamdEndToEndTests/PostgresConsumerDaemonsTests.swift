@@ -89,6 +89,35 @@ struct PostgresConsumerDaemonsTests {
         #expect(again.map(\.0) == [11, 12] && again.allSatisfy { $0.1 == 2 }, "\(again)")
         #expect(try await onFirst.consumerInfo("workers", on: "jobs").ackFloor == 12)
     }
+
+    /// A daemon stopped with SIGTERM gives its consumers up as it stops: a member through the other
+    /// daemon is taken at once, not after the lease runs out.
+    @Test func aDaemonThatStopsGivesItsConsumersUpAtOnce() async throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let (first, firstDirectory) = try daemon(url)
+        let (second, secondDirectory) = try daemon(url)
+        defer { first.signal(SIGKILL); second.signal(SIGTERM) }
+        let onFirst = try await StreamConnection.connect(socketPath: firstDirectory.socket)
+        let onSecond = try await StreamConnection.connect(socketPath: secondDirectory.socket)
+        defer { onSecond.close() }
+        _ = try await onSecond.append(contentsOf: (1...3).map { bytes("job \($0)") }, to: "jobs")
+        try await onSecond.addConsumer("workers", on: "jobs", config: ConsumerConfig(ackWait: .seconds(1)))
+        let holding = onFirst.consumer("workers", on: "jobs").start { _ in }
+        #expect(try await eventually { try await onSecond.consumerInfo("workers", on: "jobs").pending == 3 })
+        first.signal(SIGTERM)
+        #expect(first.waitForExit() == 0)
+        holding.dispose()
+        onFirst.close()
+        let stopped = ContinuousClock.now
+        var sequences: [UInt64] = []
+        for try await delivery in onSecond.consumer("workers", on: "jobs").values {
+            try await delivery.ackSync()
+            sequences.append(delivery.sequence)
+            if sequences.count == 3 { break }
+        }
+        #expect(sequences == [1, 2, 3])
+        #expect(ContinuousClock.now - stopped < .seconds(8), "taken over without waiting for the 10 s lease")
+    }
 }
 
 /// Deliveries as a member got them. Thread-safety: Sendable; under a mutex.

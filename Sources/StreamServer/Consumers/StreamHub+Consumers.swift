@@ -73,12 +73,18 @@ extension StreamHub {
         }
     }
 
-    /// Stops serving `consumer` (no member is attached): stores it and gives up its lease, so
-    /// another daemon sharing the log may serve it.
-    func retire(_ consumer: ServedConsumer) {
+    /// Stops serving every consumer (the daemon is stopping, its connections drained): stores each and
+    /// gives up its lease, so another daemon sharing the log takes it over at once.
+    func retireConsumers() {
+        for consumer in consumers.withLock({ Array($0.values) }) { retire(consumer, onlyIfIdle: false) }
+    }
+
+    /// Stops serving `consumer` (no member is attached, unless `onlyIfIdle` is false): stores it and
+    /// gives up its lease, so another daemon sharing the log may serve it.
+    func retire(_ consumer: ServedConsumer, onlyIfIdle: Bool = true) {
         let key = ConsumerKey(stream: consumer.stream, name: consumer.name)
         guard consumers.withLock({ table in
-            guard table[key] === consumer, consumer.isIdle else { return false }
+            guard table[key] === consumer, !onlyIfIdle || consumer.isIdle else { return false }
             table[key] = nil
             return true
         }) else { return }
@@ -152,7 +158,7 @@ extension StreamHub {
             guard try log.consumers(of: stream).contains(where: { $0.name == name }) else { throw consumerNotFound(name, of: stream) }
             throw ServerError(
                 .storageUnavailable,
-                "consumer \"\(name)\" of \"\(stream)\" is served by another streamd sharing this database; attach its members through that daemon, or retry: a daemon gives a consumer up 2 s after its last member left, and one that stopped within \(consumerLease.duration).")
+                "consumer \"\(name)\" of \"\(stream)\" is served by another streamd sharing this database; attach its members through that daemon, or retry: a daemon gives a consumer up 2 s after its last member left or as it stops, and one that died within \(consumerLease.duration).")
         }
         let made = ServedConsumer(record: record, lastSequence: state.lastSequence, hub: self)
         let (served, isNew) = consumers.withLock { table -> (ServedConsumer, Bool) in

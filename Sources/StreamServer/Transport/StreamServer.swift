@@ -131,6 +131,7 @@ public final class StreamServer: Service, Sendable {
         logger.info("streamd is shutting down", metadata: ["connections": .stringConvertible(connectionCount)])
         await serving.metrics?.stop()
         await drainConnections()
+        serving.hub.retireConsumers()
         serving.hub.log.close()
         // An inherited socket's file belongs to the service manager, which keeps listening on it.
         if configuration.inheritedListener == nil, unlink(configuration.socketPath) != 0, errno != ENOENT {
