@@ -42,7 +42,7 @@ extension ConnectionSession {
                 let member = try member(id)
                 member.consumer.ack(through: sequence, heldBy: member, stored: answer)
             default:
-                answer(ServerError(.internal, "\(message) is not an acknowledgement."))
+                answer(ServerError(.internal, "a request that is no acknowledgement was handled as one."))
             }
         } catch {
             answer(error)
