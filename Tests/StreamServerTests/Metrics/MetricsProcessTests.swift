@@ -67,6 +67,36 @@ struct MetricsProcessTests {
         #expect(daemon.waitForExit() == 0)
     }
 
+    @Test func consumerCountersMoveWithAcknowledgementsRedeliveriesAndDeadLetters() throws {
+        let directory = try ShortTemporaryDirectory()
+        let (daemon, port) = try metricsDaemon(directory)
+        let client = try SocketClient.connected(to: directory.socket, maxVersion: 4)
+        for byte in [1, 2, 3] as [UInt8] { _ = try client.publish([byte], to: "jobs") }
+        let config = ConsumerConfig(ackWait: .seconds(1), maxDeliver: 2, deadLetter: "jobs.dead")
+        let added = try client.request(.addConsumer(stream: "jobs", name: "c", config: config))
+        guard case .consumerInfo = added else { throw TestFailure("ADD_CONSUMER was answered \(added)") }
+        let attached = try client.request(.consume(.init(subscriptionID: 1, stream: "jobs", consumer: "c", credit: 10)))
+        guard case .subscribed = attached else { throw TestFailure("CONSUME was answered \(attached)") }
+        var delivered: [UInt64] = []
+        while delivered.count < 3 {
+            guard let frame = try client.next() else { throw TestFailure("closed before three deliveries") }
+            if case let .deliveries(_, batch) = frame.message { delivered += batch.map(\.event.sequence) }
+        }
+        // 1 acknowledged; 2 given back, then left; 3 left: both delivered twice, then dead-lettered.
+        #expect(try client.request(.ack(stream: "jobs", consumer: "c", sequences: [1])) == .ok)
+        #expect(try client.request(.nack(stream: "jobs", consumer: "c", sequence: 2, delayMilliseconds: 0)) == .ok)
+        var scrape = try HTTPScrape.metrics(port: port)
+        #expect(pollUntil {
+            scrape = (try? HTTPScrape.metrics(port: port)) ?? scrape
+            return scrape.value("streamd_consumer_dead_lettered_events_total") == 2
+        })
+        #expect(scrape.value("streamd_consumer_acknowledged_events_total") == 1)
+        #expect(scrape.value("streamd_consumer_redelivered_events_total") == 2)
+        #expect(scrape.value("streamd_delivered_events_total") == 5)
+        daemon.signal(SIGTERM)
+        #expect(daemon.waitForExit() == 0)
+    }
+
     // promtool comes with Debian's prometheus package, which .ci/run installs where it is missing.
     @Test(.enabled(if: HTTPScrape.promtoolIsInstalled, "promtool is not installed: apt-get install prometheus (as .ci/run does) to check the exposition with it"))
     func promtoolAcceptsTheExpositionBeforeAndAfterActivity() throws {
