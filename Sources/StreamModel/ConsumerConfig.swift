@@ -60,9 +60,6 @@ public struct ConsumerConfig: Hashable, Sendable {
 
     /// `ackWait` in whole milliseconds, rounded up, as `streamd` keeps it.
     package var ackWaitMilliseconds: UInt64 {
-        let parts = ackWait.components
-        let milliseconds = parts.seconds * 1_000 + parts.attoseconds / 1_000_000_000_000_000
-        let rest = parts.attoseconds % 1_000_000_000_000_000
-        return UInt64(max(0, milliseconds + (rest > 0 ? 1 : 0)))
+        ackWait.wholeMillisecondsRoundedUp
     }
 }

@@ -58,12 +58,7 @@ public struct StreamPolicy: Hashable, Sendable {
     /// `maxAge` in whole milliseconds, rounded up so that no positive age becomes 0, as `streamd`
     /// keeps it.
     package var maxAgeMilliseconds: UInt64? {
-        maxAge.map { age in
-            let parts = age.components
-            let milliseconds = parts.seconds * 1_000 + parts.attoseconds / 1_000_000_000_000_000
-            let rest = parts.attoseconds % 1_000_000_000_000_000
-            return UInt64(max(0, milliseconds + (rest > 0 ? 1 : 0)))
-        }
+        maxAge?.wholeMillisecondsRoundedUp
     }
 
     /// `maxAge` in whole microseconds, as the log stores it.

@@ -187,7 +187,7 @@ import Testing
         try await publisher.createStream("churn")
         // An event written to a member that left comes again after 10 s (one not yet written, at once).
         try await publisher.addConsumer("workers", on: "churn", config: ConsumerConfig(ackWait: .seconds(10)))
-        let taken = TakenSequences()
+        let taken = LockedList<UInt64>()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 for first in stride(from: 0, to: total, by: 100) {
@@ -212,7 +212,7 @@ import Testing
                         let mine = received.values
                         for delivery in mine.dropLast() { delivery.ack() }
                         try await mine.last?.ackSync()
-                        taken.add(mine.map(\.sequence))
+                        taken.append(contentsOf: mine.map(\.sequence))
                     }
                 }
             }
@@ -228,14 +228,4 @@ import Testing
         publisher.close()
         await fixture.tearDown()
     }
-}
-
-/// The sequences the members of a test took, over all of them. Thread-safety: Sendable; under a mutex.
-private final class TakenSequences: Sendable {
-    private let sequences = Mutex<[UInt64]>([])
-
-    var count: Int { sequences.withLock { $0.count } }
-    var all: [UInt64] { sequences.withLock { $0 } }
-
-    func add(_ more: [UInt64]) { sequences.withLock { $0 += more } }
 }

@@ -31,10 +31,10 @@ import Testing
         _ = try child.waitForExit()
         let (acked, held) = (sequences("acked"), sequences("held"))
 
-        let collector = Arrivals()
+        let collector = LockedList<Arrival>()
         let member = connection.consumer("workers", on: "jobs").start { event in
             if case let .value(delivery) = event {
-                collector.add(delivery.sequence, delivery.deliveries)
+                collector.append(Arrival(sequence: delivery.sequence, deliveries: delivery.deliveries))
                 delivery.ack()
             }
         }
@@ -86,10 +86,10 @@ import Testing
         let after = try await connection.consumerInfo("workers", on: "jobs")
         #expect(after == before, "the consumer as it was before the crash")
 
-        let collector = Arrivals()
+        let collector = LockedList<Arrival>()
         let member = connection.consumer("workers", on: "jobs", credit: 200).start { event in
             if case let .value(delivery) = event {
-                collector.add(delivery.sequence, delivery.deliveries)
+                collector.append(Arrival(sequence: delivery.sequence, deliveries: delivery.deliveries))
                 delivery.ack()
             }
         }
@@ -108,19 +108,9 @@ import Testing
     }
 }
 
-/// Deliveries as they arrive, with when. Thread-safety: Sendable; under a mutex.
-private final class Arrivals: Sendable {
-    struct Arrival: Sendable {
-        var sequence: UInt64
-        var deliveries: UInt32
-        var at: ContinuousClock.Instant
-    }
-
-    private let arrivals = Mutex<[Arrival]>([])
-
-    func add(_ sequence: UInt64, _ deliveries: UInt32) {
-        arrivals.withLock { $0.append(Arrival(sequence: sequence, deliveries: deliveries, at: .now)) }
-    }
-
-    var all: [Arrival] { arrivals.withLock { $0 } }
+/// A delivery as a member got it, and when.
+private struct Arrival: Sendable {
+    var sequence: UInt64
+    var deliveries: UInt32
+    var at = ContinuousClock.now
 }

@@ -3,7 +3,6 @@ import Foundation
 import StreamClient
 import StreamProtocol
 import StreamdTestSupport
-import Synchronization
 import Testing
 
 /// A durable consumer on a PostgreSQL database that two daemons share (issue 19 on issue 18's store):
@@ -11,30 +10,53 @@ import Testing
 /// over, where the first left it, once the first gave it up or died.
 @Suite(.enabled(if: PostgresServer.unavailableReason == nil, "needs root and Debian's postgresql package"))
 struct PostgresConsumerDaemonsTests {
-    private func daemon(_ url: String) throws -> (DaemonProcess, ShortTemporaryDirectory) {
-        let directory = try ShortTemporaryDirectory()
-        let daemon = try DaemonProcess(["--socket", directory.socket, "--db", url])
-        try daemon.waitForError(containing: "listening")
-        return (daemon, directory)
+    /// Two daemons on one new database, a connection to each, and the stream "jobs" of `events`
+    /// events with the consumer "workers" waiting `ackWait` for acknowledgements.
+    private struct TwoDaemons {
+        let database: String
+        let first: DaemonProcess
+        let second: DaemonProcess
+        let onFirst: StreamConnection
+        let onSecond: StreamConnection
+        /// The daemons' socket directories, kept while they run.
+        private let directories: [ShortTemporaryDirectory]
+
+        init(events: Int, ackWait: Duration) async throws {
+            let url = try PostgresServer.shared.get().makeDatabase()
+            database = String(url.split(separator: "/").last!)
+            directories = [try ShortTemporaryDirectory(), try ShortTemporaryDirectory()]
+            func daemon(_ directory: ShortTemporaryDirectory) throws -> DaemonProcess {
+                let daemon = try DaemonProcess(["--socket", directory.socket, "--db", url])
+                try daemon.waitForError(containing: "listening")
+                return daemon
+            }
+            first = try daemon(directories[0])
+            second = try daemon(directories[1])
+            onFirst = try await StreamConnection.connect(socketPath: directories[0].socket)
+            onSecond = try await StreamConnection.connect(socketPath: directories[1].socket)
+            _ = try await onFirst.append(contentsOf: (1...events).map { bytes("job \($0)") }, to: "jobs")
+            try await onSecond.addConsumer("workers", on: "jobs", config: ConsumerConfig(ackWait: ackWait))
+        }
+
+        func stop() {
+            onFirst.close()
+            onSecond.close()
+            first.signal(SIGKILL)
+            second.signal(SIGTERM)
+        }
     }
 
     @Test func oneDaemonServesAConsumerAtATimeAndTheOtherGoesOnWhereItLeftIt() async throws {
-        let url = try PostgresServer.shared.get().makeDatabase()
-        let (first, firstDirectory) = try daemon(url)
-        let (second, secondDirectory) = try daemon(url)
-        defer { first.signal(SIGKILL); second.signal(SIGTERM) }
-        let onFirst = try await StreamConnection.connect(socketPath: firstDirectory.socket)
-        let onSecond = try await StreamConnection.connect(socketPath: secondDirectory.socket)
-        defer { onFirst.close(); onSecond.close() }
-        _ = try await onFirst.append(contentsOf: (1...10).map { bytes("job \($0)") }, to: "jobs")
-        try await onSecond.addConsumer("workers", on: "jobs", config: ConsumerConfig(ackWait: .seconds(2)))
+        let daemons = try await TwoDaemons(events: 10, ackWait: .seconds(2))
+        defer { daemons.stop() }
+        let (onFirst, onSecond, second) = (daemons.onFirst, daemons.onSecond, daemons.second)
 
         // A member through the first daemon takes and acknowledges three events, and stays.
-        let taken = EventCollector<Delivery<[UInt8]>>()
+        let taken = LockedList<Delivery<[UInt8]>>()
         let member = onFirst.consumer("workers", on: "jobs", credit: 3, refillingCredit: false).start { event in
             if case let .value(delivery) = event {
                 delivery.ack()
-                taken.add(delivery)
+                taken.append(delivery)
             }
         }
         #expect(await eventually { taken.all.count == 3 })
@@ -93,15 +115,9 @@ struct PostgresConsumerDaemonsTests {
     /// A daemon stopped with SIGTERM gives its consumers up as it stops: a member through the other
     /// daemon is taken at once, not after the lease runs out.
     @Test func aDaemonThatStopsGivesItsConsumersUpAtOnce() async throws {
-        let url = try PostgresServer.shared.get().makeDatabase()
-        let (first, firstDirectory) = try daemon(url)
-        let (second, secondDirectory) = try daemon(url)
-        defer { first.signal(SIGKILL); second.signal(SIGTERM) }
-        let onFirst = try await StreamConnection.connect(socketPath: firstDirectory.socket)
-        let onSecond = try await StreamConnection.connect(socketPath: secondDirectory.socket)
-        defer { onSecond.close() }
-        _ = try await onSecond.append(contentsOf: (1...3).map { bytes("job \($0)") }, to: "jobs")
-        try await onSecond.addConsumer("workers", on: "jobs", config: ConsumerConfig(ackWait: .seconds(1)))
+        let daemons = try await TwoDaemons(events: 3, ackWait: .seconds(1))
+        defer { daemons.stop() }
+        let (onFirst, onSecond, first) = (daemons.onFirst, daemons.onSecond, daemons.first)
         let holding = onFirst.consumer("workers", on: "jobs").start { _ in }
         #expect(try await eventually { try await onSecond.consumerInfo("workers", on: "jobs").pending == 3 })
         first.signal(SIGTERM)
@@ -110,8 +126,7 @@ struct PostgresConsumerDaemonsTests {
         onFirst.close()
         // Given up, not left to lapse: nobody holds it, and the other daemon takes it on the first try.
         let server = try PostgresServer.shared.get()
-        let database = String(url.split(separator: "/").last!)
-        #expect(try server.sql("SELECT coalesce(owner, 'nobody') FROM streamd.consumers", database: database) == "nobody\n")
+        #expect(try server.sql("SELECT coalesce(owner, 'nobody') FROM streamd.consumers", database: daemons.database) == "nobody\n")
         var sequences: [UInt64] = []
         for try await delivery in onSecond.consumer("workers", on: "jobs").values {
             try await delivery.ackSync()
@@ -120,11 +135,4 @@ struct PostgresConsumerDaemonsTests {
         }
         #expect(sequences == [1, 2, 3])
     }
-}
-
-/// Deliveries as a member got them. Thread-safety: Sendable; under a mutex.
-private final class EventCollector<Value: Sendable>: Sendable {
-    private let values = Mutex<[Value]>([])
-    func add(_ value: Value) { values.withLock { $0.append(value) } }
-    var all: [Value] { values.withLock { $0 } }
 }

@@ -17,7 +17,5 @@ package struct ConsumerLease: Sendable, Equatable {
     }
 
     /// `duration` in whole milliseconds.
-    package var milliseconds: Int64 {
-        duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
-    }
+    package var milliseconds: Int64 { Int64(clamping: duration.wholeMillisecondsRoundedUp) }
 }

@@ -69,9 +69,7 @@ final class ConsumerMembership: Sendable {
     /// Gives `sequence` back for delivery after `delay`.
     func giveBack(_ sequence: UInt64, delay: Duration) {
         guard let connection else { return }
-        let parts = delay.components
-        let milliseconds = max(0, parts.seconds * 1_000 + parts.attoseconds / 1_000_000_000_000_000)
-        connection.send(.nack(stream: stream, consumer: consumer, sequence: sequence, delayMilliseconds: UInt64(milliseconds)))
+        connection.send(.nack(stream: stream, consumer: consumer, sequence: sequence, delayMilliseconds: delay.wholeMillisecondsRoundedUp))
         settled(1)
     }
 

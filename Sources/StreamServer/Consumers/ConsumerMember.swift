@@ -1,12 +1,10 @@
-import Reactive
 import StreamProtocol
 import Synchronization
 
 /// One connection's membership of a durable consumer: where the consumer sends this member's
 /// `DELIVERIES`, and how the membership ends.
 ///
-/// Frames are sent under a lock that `end` also takes, so no `DELIVERIES` follows
-/// `SUBSCRIPTION_ENDED`; a send that ends the session (from inside `output`) does not wait for itself.
+/// Frames go through a `SendGate` that `end` waits on, so no `DELIVERIES` follows `SUBSCRIPTION_ENDED`.
 /// Thread-safety: Sendable; every method may be called from any thread.
 final class ConsumerMember: LiveSubscription {
     let id: UInt32
@@ -19,9 +17,7 @@ final class ConsumerMember: LiveSubscription {
     private let outputWritable: @Sendable () -> Bool
     private let onEnded: @Sendable (ConsumerMember) -> Void
     private let ended = Atomic<Bool>(false)
-    private let sending = Mutex<Void>(())
-    /// The thread holding `sending` (0 when none).
-    private let sendingThread = Atomic<UInt>(0)
+    private let gate = SendGate()
 
     init(
         id: UInt32, requestID: UInt32, consumer: ServedConsumer,
@@ -47,21 +43,14 @@ final class ConsumerMember: LiveSubscription {
     /// Sends a `DELIVERIES` frame; false when the member ended (the frame is dropped).
     @discardableResult
     func send(frame: [UInt8]) -> Bool {
-        sending.withLock { _ in
-            guard !ended.load(ordering: .acquiring) else { return false }
-            sendingThread.store(CurrentThread.id, ordering: .relaxed)
-            defer { sendingThread.store(0, ordering: .relaxed) }
-            sendFrame(frame)
-            return true
-        }
+        gate.send(if: { !ended.load(ordering: .acquiring) }) { sendFrame(frame) }
     }
 
     @discardableResult
     func end(reason: SubscriptionEndReason, message: String, replyTo requestID: UInt32?) -> Bool {
         guard !ended.exchange(true, ordering: .acquiringAndReleasing) else { return false }
         consumer.detach(self)
-        // Only the sending thread itself can find its own id here, so a relaxed read is enough.
-        if sendingThread.load(ordering: .relaxed) != CurrentThread.id { sending.withLock { _ in } }
+        gate.waitForSendInProgress()
         if let requestID { sendMessage(.subscriptionEnded(subscriptionID: id, reason: reason, message: message), requestID) }
         onEnded(self)
         return true

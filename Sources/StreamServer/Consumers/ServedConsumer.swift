@@ -388,9 +388,7 @@ private struct DeliveryFrames {
     }
 
     mutating func add(sequence: UInt64, timestamp: Int64, payload: UnsafeRawBufferPointer, deliveries: UInt32) throws {
-        if frame.count > 0, frame.count >= limits.maximumEventsPerFrame || frame.payloadBytes + payload.count > limits.maximumEventBytesPerFrame {
-            flush()
-        }
+        if frame.isFull(adding: payload.count, limits: limits) { flush() }
         try frame.append(sequence: sequence, timestamp: timestamp, kind: .value, payload: payload, deliveries: deliveries)
         inFrame.append(sequence)
     }

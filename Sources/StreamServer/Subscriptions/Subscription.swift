@@ -1,6 +1,5 @@
 import Dispatch
 import EventLog
-import Reactive
 import StreamProtocol
 import Synchronization
 
@@ -37,9 +36,7 @@ final class Subscription: Sendable {
     private let onEnded: @Sendable (Subscription) -> Void
     private let state = Mutex(SubscriptionState())
     /// Held while a frame is handed to the connection.
-    private let sending = Mutex<Void>(())
-    /// The thread holding `sending` (0 when none).
-    private let sendingThread = Atomic<UInt>(0)
+    private let gate = SendGate()
     private let queue: DispatchQueue
 
     init(
@@ -125,7 +122,7 @@ final class Subscription: Sendable {
     @discardableResult
     func end(reason: SubscriptionEndReason, message: String, replyTo requestID: UInt32?) -> Bool {
         guard finish() else { return false }
-        waitForSendInProgress()
+        gate.waitForSendInProgress()
         if let requestID { send(.subscriptionEnded(subscriptionID: id, reason: reason, message: message), requestID) }
         return true
     }
@@ -133,15 +130,7 @@ final class Subscription: Sendable {
     /// Returns once the delivery work queued so far has run (for tests).
     func waitForDelivery() {
         if !isOnQueue { queue.sync {} }
-        waitForSendInProgress()
-    }
-
-    /// Waits until no other thread is sending a frame of this subscription; a no-op on the sending
-    /// thread itself (an `output` that ends the session ends its subscriptions from inside a send).
-    private func waitForSendInProgress() {
-        // Only the sending thread itself can find its own id here, so a relaxed read is enough.
-        if sendingThread.load(ordering: .relaxed) == CurrentThread.id { return }
-        sending.withLock { _ in }
+        gate.waitForSendInProgress()
     }
 
     /// Live events held in memory, for tests of the bound.
@@ -219,9 +208,7 @@ final class Subscription: Sendable {
                     try hub.log.read(stream, from: .from(sequence: from), expecting: limit) { event in
                         // Checked before adding, so a frame never grows past the byte budget by a large
                         // event: that one waits for the next frame, where it may go alone.
-                        if frame.count > 0,
-                            frame.count >= limits.maximumEventsPerFrame || frame.payloadBytes + event.payload.count > limits.maximumEventBytesPerFrame
-                        {
+                        if frame.isFull(adding: event.payload.count, limits: limits) {
                             guard sendRead(frame, last: last!) else {
                                 held = true
                                 return false
@@ -276,12 +263,7 @@ final class Subscription: Sendable {
     /// Sends an `EVENTS` frame unless the subscription ended meanwhile. `end` waits for a send in
     /// progress (on another thread) before it answers, so no frame follows `SUBSCRIPTION_ENDED`.
     private func send(frame: [UInt8]) {
-        sending.withLock { _ in
-            guard !state.withLock({ $0.ended }) else { return }
-            sendingThread.store(CurrentThread.id, ordering: .relaxed)
-            defer { sendingThread.store(0, ordering: .relaxed) }
-            sendFrame(frame)
-        }
+        gate.send(if: { !state.withLock { $0.ended } }) { sendFrame(frame) }
     }
 
     /// Ends after a failed read; on the queue, so it must not wait for the queue.
