@@ -60,6 +60,23 @@ final class LatestValues<Storage: Sendable, Output: Sendable, Failure: Error>: @
     }
 }
 
+/// The latest value of each of `count` sources, and how many have sent one, so that a value arriving
+/// before every source has sent is handled in constant time rather than by scanning every slot.
+struct LatestSlots<Element: Sendable>: Sendable {
+    private var slots: [Element?]
+    private var filled = 0
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    mutating func store(_ value: Element, at index: Int) {
+        if slots[index] == nil { filled += 1 }
+        slots[index] = value
+    }
+
+    /// Every source's latest value in order, or nil while one of them has not sent yet.
+    var values: [Element]? { filled == slots.count ? slots.compactMap { $0 } : nil }
+}
+
 extension Signal {
     /// Pairs of the latest values of `a` and `b`, sent whenever either sends once both have sent one.
     ///
@@ -86,14 +103,11 @@ extension Signal {
         let signals = Array(signals)
         guard !signals.isEmpty else { return Signal { downstream, _ in downstream.sendCompleted() } }
         return Signal.gated { output, lifetime in
-            let latest = LatestValues<[Element?], [Element], Failure>(
-                Array(repeating: nil, count: signals.count), sourceCount: signals.count, output: output
-            ) { storage in
-                let values = storage.compactMap { $0 }
-                return values.count == storage.count ? values : nil
-            }
+            let latest = LatestValues<LatestSlots<Element>, [Element], Failure>(
+                LatestSlots(count: signals.count), sourceCount: signals.count, output: output
+            ) { $0.values }
             for (index, signal) in signals.enumerated() {
-                lifetime += signal.observe { latest.receive($0) { $0[index] = $1 } }
+                lifetime += signal.observe { latest.receive($0) { $0.store($1, at: index) } }
             }
         }
     }

@@ -70,6 +70,31 @@ final class PendingValues<Storage: Sendable, Output: Sendable, Failure: Error>: 
     }
 }
 
+/// One queue of waiting values per source, and how many of them hold one, so that a value arriving
+/// while another source has nothing waiting is queued in constant time rather than by scanning every
+/// queue.
+struct ZipQueues<Element: Sendable>: Sendable {
+    private var queues: [FIFO<Element>]
+    private var holding = 0
+
+    init(count: Int) { queues = Array(repeating: FIFO(), count: count) }
+
+    mutating func append(_ value: Element, at index: Int) {
+        if queues[index].isEmpty { holding += 1 }
+        queues[index].append(value)
+    }
+
+    func isEmpty(at index: Int) -> Bool { queues[index].isEmpty }
+
+    /// The oldest value of every queue, removed, or nil while one of them is empty.
+    mutating func popPair() -> [Element]? {
+        guard holding == queues.count else { return nil }
+        let values = queues.indices.compactMap { queues[$0].popFirst() }
+        holding = queues.count { !$0.isEmpty }
+        return values
+    }
+}
+
 extension Signal {
     /// Pairs of the values of `a` and `b` in order: the first of each, then the second of each, ...
     ///
@@ -99,16 +124,13 @@ extension Signal {
         let signals = Array(signals)
         guard !signals.isEmpty else { return Signal { downstream, _ in downstream.sendCompleted() } }
         return Signal.gated { output, lifetime in
-            let pending = PendingValues<[FIFO<Element>], [Element], Failure>(
-                Array(repeating: FIFO(), count: signals.count), sourceCount: signals.count, output: output,
-                pair: { queues in
-                    guard queues.allSatisfy({ !$0.isEmpty }) else { return nil }
-                    return queues.indices.compactMap { queues[$0].popFirst() }
-                },
-                isExhausted: { queues, index in queues[index].isEmpty }
+            let pending = PendingValues<ZipQueues<Element>, [Element], Failure>(
+                ZipQueues(count: signals.count), sourceCount: signals.count, output: output,
+                pair: { $0.popPair() },
+                isExhausted: { queues, index in queues.isEmpty(at: index) }
             )
             for (index, signal) in signals.enumerated() {
-                lifetime += signal.observe { pending.receive($0, from: index) { $0[index].append($1) } }
+                lifetime += signal.observe { pending.receive($0, from: index) { $0.append($1, at: index) } }
             }
         }
     }
