@@ -29,7 +29,9 @@ CREATE TABLE streamd.streams (
     last_ts       bigint   NOT NULL DEFAULT 0,  -- timestamp of last_seq, microseconds since the epoch
     stored_bytes  bigint   NOT NULL DEFAULT 0,  -- sum of length(payload) over the stream's blocks
     terminal_kind smallint NOT NULL DEFAULT 0,  -- 0 open, 1 completed, 2 failed (the event is stored too)
-    created_us    bigint   NOT NULL             -- tells one life of a name from the next
+    created_us    bigint   NOT NULL,            -- tells one life of a name from the next
+    dedup_events  bigint,                       -- (version 3) message ids kept over the last N events;
+    dedup_age_us  bigint                        -- and for this long after their event; both NULL = the default
 );
 
 -- One row per block: one commit's events of one stream (at most 256 events or 64 KiB of framing each).
@@ -52,7 +54,8 @@ CREATE TABLE streamd.blocks (
 ALTER TABLE streamd.blocks ALTER COLUMN payload SET STORAGE EXTERNAL;
 
 -- Message ids (version 2): the id a publish gave an event, with the sequence and timestamp the event got,
--- kept while the event is among its stream's last N (streamd's de-duplication window, 10 000). A daemon
+-- kept within the stream's de-duplication window (dedup_events, dedup_age_us; by default the last 10 000
+-- events). A daemon
 -- reads a publish's ids under the stream's row lock and writes new ones in the transaction that stores
 -- the events, so a publish retried through any daemon, or after any restart, is recognised.
 CREATE TABLE streamd.message_ids (

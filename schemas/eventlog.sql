@@ -28,7 +28,9 @@ CREATE TABLE streams (
     last_ts       INTEGER NOT NULL DEFAULT 0,   -- timestamp of last_seq
     stored_bytes  INTEGER NOT NULL DEFAULT 0,   -- sum of length(payload) over the stream's blocks
     terminal_kind INTEGER NOT NULL DEFAULT 0,   -- 0 open, 1 completed, 2 failed (the event is stored too)
-    created_us    INTEGER NOT NULL
+    created_us    INTEGER NOT NULL,
+    dedup_events  INTEGER,                      -- (version 4) message ids kept over the last N events;
+    dedup_age_us  INTEGER                       -- and for this long after their event; both NULL = the default
 ) STRICT;
 
 -- Events are stored in blocks: one row holds a commit's worth of one stream's events (at most 256
@@ -55,9 +57,10 @@ CREATE TABLE blocks (
 ) STRICT;
 
 -- Message ids (version 3): the id a publish gave an event, with the sequence and timestamp the event
--- got, kept while the event is among its stream's last N (streamd's de-duplication window, 10 000), so a
--- publish retried after a restart is recognised. Written in the transaction that stores the events;
--- forgotten by sequence, and with their stream.
+-- got, kept within the stream's de-duplication window (dedup_events and dedup_age_us: NULL for no bound
+-- of that kind, but both NULL for streamd's default, the last 10 000 events), so a publish retried after
+-- a restart is recognised. Written in the transaction that stores the events; forgotten by sequence, by
+-- age, and with their stream.
 CREATE TABLE message_ids (
     stream_id  INTEGER NOT NULL REFERENCES streams(id),
     message_id TEXT    NOT NULL,

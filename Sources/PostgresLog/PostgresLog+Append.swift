@@ -46,10 +46,11 @@ extension PostgresLog {
     /// True: every daemon sharing the database stores ids, so the writer checks them in the database.
     package var checksMessageIDs: Bool { true }
 
-    /// The message ids `stream` keeps with its last `options.deduplicationWindow` events, oldest first.
+    /// The message ids `stream` keeps within its de-duplication window now, oldest first.
     package func rememberedMessageIDs(of stream: String, among ids: [String]?) throws -> [StoredMessageID] {
         try pool.withConnection { connection in
-            try PostgresMessageIDs.remembered(by: stream, window: options.deduplicationWindow, among: ids, on: connection)
+            try PostgresMessageIDs.remembered(
+                by: stream, defaultEvents: options.deduplicationWindow, now: options.clock(), among: ids, on: connection)
         }
     }
 

@@ -152,7 +152,9 @@ final class PostgresWriter: QueueCommitter {
         if outcome.quick {
             for (name, row) in zip(names, remembered) { (states[name], versions[name]) = (row.state, row.version) }
         } else {
-            if !ids.isEmpty { statements.append(PostgresMessageIDs.lookupStatement(names: names, ids: ids, window: options.deduplicationWindow)) }
+            if !ids.isEmpty {
+                statements.append(PostgresMessageIDs.lookupStatement(names: names, ids: ids, defaultEvents: options.deduplicationWindow, now: options.clock()))
+            }
             let read = try connection.pipeline(statements)
             statements = []
             states = PostgresCatalog.states(read[1])
@@ -197,7 +199,7 @@ final class PostgresWriter: QueueCommitter {
             outcome = Outcome()
             return try commit(requests, on: connection, into: &outcome)
         }
-        let recordIDs = PostgresMessageIDs.recordStatements(newIDs, moved: Array(states.values), window: options.deduplicationWindow)
+        let recordIDs = PostgresMessageIDs.recordStatements(newIDs, moved: Array(states.values), window: options.deduplication(of:), now: now)
         var rows: [PostgresBlocks.Row] = []
         var moved: [StreamState] = []
         for name in names {

@@ -7,4 +7,9 @@ extension Duration {
         let rest = parts.attoseconds % 1_000_000_000_000_000
         return UInt64(max(0, milliseconds + (rest > 0 ? 1 : 0)))
     }
+
+    /// The duration in whole microseconds (truncated), as the log stores an age.
+    package var wholeMicroseconds: Int64 {
+        components.seconds * 1_000_000 + components.attoseconds / 1_000_000_000_000
+    }
 }

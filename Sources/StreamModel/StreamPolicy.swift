@@ -23,16 +23,21 @@ public struct StreamPolicy: Hashable, Sendable {
     public var maxBytes: UInt64?
     /// Where readers asking for `.streamDefault` start.
     public var replay: StartPosition
+    /// How long `streamd` remembers message ids to refuse a retried publish; nil: the daemon's default
+    /// (the last 10 000 events). Independent of the events kept: an id
+    /// outlives its event when retention drops the event first.
+    public var deduplication: DeduplicationWindow?
 
-    /// A policy; the default keeps everything and replays everything.
+    /// A policy; the default keeps everything, replays everything and de-duplicates as the daemon does.
     public init(
         capacity: ReplayCapacity = .unlimited, maxAge: Duration? = nil, maxBytes: UInt64? = nil,
-        replay: StartPosition = .all
+        replay: StartPosition = .all, deduplication: DeduplicationWindow? = nil
     ) {
         self.capacity = capacity
         self.maxAge = maxAge
         self.maxBytes = maxBytes
         self.replay = replay
+        self.deduplication = deduplication
     }
 
     /// The longest age a policy can hold: its microseconds fit in the 64-bit integer it is stored as.
@@ -52,7 +57,7 @@ public struct StreamPolicy: Hashable, Sendable {
         if replay == .streamDefault {
             return "a stream's replay policy cannot be .streamDefault; pick a concrete position."
         }
-        return nil
+        return deduplication?.problem
     }
 
     /// `maxAge` in whole milliseconds, rounded up so that no positive age becomes 0, as `streamd`
@@ -63,6 +68,6 @@ public struct StreamPolicy: Hashable, Sendable {
 
     /// `maxAge` in whole microseconds, as the log stores it.
     package var maxAgeMicroseconds: Int64? {
-        maxAge.map { $0.components.seconds * 1_000_000 + $0.components.attoseconds / 1_000_000_000_000 }
+        maxAge?.wholeMicroseconds
     }
 }

@@ -12,7 +12,7 @@ import Testing
             _ = try log.append(.value, [[1], [2]], messageIDs: ["a", "b"], to: "s", expectingLastSequence: nil)
             log.close()
         }
-        try rawSQL(dir.file(), "DROP TABLE consumers; PRAGMA user_version = 3;")
+        try rawSQL(dir.file(), "\(removingVersion4) PRAGMA user_version = 3;")
         let log = try EventLog(path: dir.file())
         defer { log.close() }
         #expect(try log.readAll("s").map(\.payload) == [[1], [2]])

@@ -16,7 +16,7 @@ import StreamdTestSupport
             INSERT INTO blocks SELECT stream_id + \(offset), first_seq, last_seq, first_ts, last_ts, count, codec, raw_size, crc32, payload FROM blocks_v2;
             DROP TABLE blocks_v2;
             DROP TABLE message_ids;
-            DROP TABLE consumers;
+            \(removingVersion4)
             UPDATE streams SET id = id + \(offset);
             PRAGMA user_version = 1;
             COMMIT;

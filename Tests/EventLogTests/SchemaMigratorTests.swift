@@ -10,6 +10,14 @@ func rawSQL(_ path: String, _ sql: String) throws {
     try connection.execute(sql)
 }
 
+/// The SQL that takes a current file back to version 3 (the user_version aside): what version 4 added
+/// removed.
+let removingVersion4 = """
+    DROP TABLE consumers;
+    ALTER TABLE streams DROP COLUMN dedup_events;
+    ALTER TABLE streams DROP COLUMN dedup_age_us;
+    """
+
 @Suite struct SchemaMigratorTests {
     @Test func aNewFileGetsTheSchemaVersionAndApplicationID() throws {
         let dir = TemporaryDirectory()
@@ -132,7 +140,7 @@ extension SchemaMigratorTests {
             INSERT INTO blocks SELECT stream_id, first_seq, last_seq, first_ts, last_ts, count, codec, raw_size, crc32, payload FROM blocks_v2;
             DROP TABLE blocks_v2;
             DROP TABLE message_ids;
-            DROP TABLE consumers;
+            \(removingVersion4)
             PRAGMA user_version = 1;
             COMMIT;
             """)

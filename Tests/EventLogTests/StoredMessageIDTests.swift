@@ -67,7 +67,7 @@ import Testing
             for index in 0..<5 { try log.append([UInt8(index)], to: "s") }
             log.close()
         }
-        try rawSQL(dir.file(), "DROP TABLE message_ids; DROP TABLE consumers; PRAGMA user_version = 2;")
+        try rawSQL(dir.file(), "DROP TABLE message_ids; \(removingVersion4) PRAGMA user_version = 2;")
         let log = try EventLog(path: dir.file())
         defer { log.close() }
         #expect(try log.readAll("s").map(\.payload) == (0..<5).map { [UInt8($0)] })

@@ -278,11 +278,10 @@ struct LogConformanceTests {
     }
 
     /// A fresh log of `store` as the daemon serves it, keeping the ids of its last
-    /// `deduplicationWindow` events; hold `opened` while using it.
+    /// `deduplicationWindow` events by default; hold `opened` while using it.
     private func servedLog(_ store: Store, deduplicationWindow: Int = 10_000) throws -> (opened: OpenedLog, log: any ServedLog) {
         var options = EventLogOptions()
         options.deduplicationWindow = deduplicationWindow
-        let opened = try store.open(options: options)
-        return (opened, try #require(opened.log as? any ServedLog))
+        return try store.served(options: options)
     }
 }

@@ -43,11 +43,14 @@ struct PostgresSchemaTests {
         return (log, try server.sql("SELECT version FROM streamd.version", database: database))
     }
 
+    /// What version 3 added, removed.
+    private let removingVersion3 = "DROP TABLE streamd.consumers; ALTER TABLE streamd.streams DROP COLUMN dedup_events, DROP COLUMN dedup_age_us;"
+
     @Test func tablesOfVersion1GainTheMessageIdsAndKeepTheirStreams() throws {
         // What a build before the message ids left.
         let (log, version) = try migrated(
             fill: { try $0.append(contentsOf: [[1], [2]], to: "kept") },
-            downgrade: "DROP TABLE streamd.message_ids; DROP TABLE streamd.consumers; UPDATE streamd.version SET version = 1")
+            downgrade: "DROP TABLE streamd.message_ids; \(removingVersion3) UPDATE streamd.version SET version = 1")
         defer { log.close() }
         #expect(version == "3\n")
         #expect(try log.readAll("kept", from: .all).map(\.payload) == [[1], [2]])
@@ -58,7 +61,7 @@ struct PostgresSchemaTests {
     @Test func tablesOfVersion2GainTheConsumersAndKeepTheirStreams() throws {
         let (log, version) = try migrated(
             fill: { _ = try $0.append(.value, [[1]], messageIDs: ["first"], to: "kept", expectingLastSequence: nil) },
-            downgrade: "DROP TABLE streamd.consumers; UPDATE streamd.version SET version = 2")
+            downgrade: "\(removingVersion3) UPDATE streamd.version SET version = 2")
         defer { log.close() }
         #expect(version == "3\n")
         #expect(try log.rememberedMessageIDs(of: "kept").map(\.id) == ["first"])

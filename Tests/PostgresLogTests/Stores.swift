@@ -22,6 +22,12 @@ enum Store: String, CaseIterable, CustomStringConvertible, Sendable {
             return OpenedLog(try PostgresLog(PostgresAddress(url), options: options), keeping: nil)
         }
     }
+
+    /// A fresh log of this kind as the daemon serves it, with `options`; hold `opened` while using it.
+    func served(options: EventLogOptions = EventLogOptions()) throws -> (opened: OpenedLog, log: any ServedLog) {
+        let opened = try open(options: options)
+        return (opened, try #require(opened.log as? any ServedLog))
+    }
 }
 
 /// A log a test opened, and what it lives in.

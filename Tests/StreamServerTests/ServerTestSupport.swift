@@ -33,6 +33,8 @@ final class FrameCollector: @unchecked Sendable {
     private var decoder = FrameDecoder(maximumLength: Int(UInt32.max))
     private var frames: [Received] = []
     private var problems: [String] = []
+    /// The protocol version the server's `WELCOME` agreed, in whose layouts later frames are read.
+    private var agreedVersion = ProtocolVersions.newest
 
     /// Takes the bytes of one `output` call.
     func take(_ bytes: [UInt8]) {
@@ -44,11 +46,20 @@ final class FrameCollector: @unchecked Sendable {
         decoder.append(bytes)
         do {
             while let frame = try decoder.next() {
-                frames.append(Received(requestID: frame.requestID, message: try ServerMessage(frame)))
+                let message = try ServerMessage(frame, version: agreedVersion)
+                if case let .welcome(agreed, _, _, _) = message { agreedVersion = agreed }
+                frames.append(Received(requestID: frame.requestID, message: message))
             }
         } catch {
             problems.append("\(error)")
         }
+    }
+
+    /// The protocol version agreed in the handshake (the newest before it).
+    var version: UInt16 {
+        condition.lock()
+        defer { condition.unlock() }
+        return agreedVersion
     }
 
     /// Every frame received so far.
@@ -109,7 +120,7 @@ final class TestClient: Sendable {
     @discardableResult
     func send(_ message: ClientMessage) throws -> UInt32 {
         let id = makeRequestID()
-        session.receive(try message.encoded(requestID: id))
+        session.receive(try message.encoded(requestID: id, version: collector.version))
         return id
     }
 

@@ -15,6 +15,9 @@ public final class SocketClient: @unchecked Sendable {
     }
     private var pending: [Received] = []
     private var nextRequestID: UInt32 = 1
+    /// The protocol version the server's `WELCOME` agreed (the newest before it): requests are
+    /// written, and replies read, in its layouts.
+    public private(set) var version = ProtocolVersions.newest
 
     /// A socket not connected yet (see `connect(to:)`).
     public init() throws {
@@ -69,7 +72,7 @@ public final class SocketClient: @unchecked Sendable {
     public func send(_ message: ClientMessage) throws -> UInt32 {
         let id = nextRequestID
         nextRequestID += 1
-        try write(try message.encoded(requestID: id))
+        try write(try message.encoded(requestID: id, version: version))
         return id
     }
 
@@ -78,7 +81,9 @@ public final class SocketClient: @unchecked Sendable {
         if !pending.isEmpty { return pending.removeFirst() }
         while true {
             if let frame = try decoder.next() {
-                return Received(requestID: frame.requestID, message: try ServerMessage(frame))
+                let message = try ServerMessage(frame, version: version)
+                if case let .welcome(agreed, _, _, _) = message { version = agreed }
+                return Received(requestID: frame.requestID, message: message)
             }
             var buffer = [UInt8](repeating: 0, count: 64 * 1024)
             let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }

@@ -3,9 +3,10 @@ extension EventLog {
     /// stored itself, having read them once with `rememberedMessageIDs`.
     package var checksMessageIDs: Bool { false }
 
-    /// The message ids `stream` stored with its last `options.deduplicationWindow` events, oldest
-    /// first (none for a missing stream); with `among`, only those of them. Every append acknowledged
-    /// before the call is counted: the writer stores what the journal holds first.
+    /// The message ids `stream` keeps within its de-duplication window (its policy's, or the last
+    /// `options.deduplicationWindow` events) now, oldest first (none for a missing stream); with
+    /// `among`, only those of them. Every append acknowledged before the call is counted: the writer
+    /// stores what the journal holds first.
     package func rememberedMessageIDs(of stream: String, among ids: [String]?) throws -> [StoredMessageID] {
         try administer(transactional: false) { writer in
             let state: StreamState
@@ -14,7 +15,8 @@ extension EventLog {
             } catch let error as EventLogError where error.code == .streamNotFound {
                 return []
             }
-            return try MessageIDStore.remembered(by: state, window: writer.options.deduplicationWindow, among: ids, on: writer.connection)
+            return try MessageIDStore.remembered(
+                by: state, window: writer.options.deduplication(of: state.policy), now: writer.now(), among: ids, on: writer.connection)
         }
     }
 }

@@ -88,12 +88,18 @@ public struct EventLogOptions: Sendable {
     /// How many streams get series of their own in the per-stream metrics (see `StreamLabelBound`);
     /// later streams are summed under one. Matters only where the process bootstrapped swift-metrics.
     public var streamMetricsLimit: Int = 100
-    /// How many of a stream's latest events keep the message ids their appends carried (streamd's
-    /// de-duplication window, never negative): an id is stored with its event and forgotten once the
-    /// event is that far back, or with its stream.
+    /// How many of a stream's latest events keep the message ids their appends carried, for streams
+    /// whose policy names no `DeduplicationWindow` (streamd's default window, never negative): an id is
+    /// stored with its event and forgotten once the event is that far back, or with its stream.
     package var deduplicationWindow: Int = 10_000
     /// Where commit timestamps come from; tests replace the wall clock to control time.
     package var clock: @Sendable () -> Int64 = wallClockMicroseconds
+
+    /// The de-duplication window of a stream with `policy`: its own, or the last `deduplicationWindow`
+    /// events.
+    package func deduplication(of policy: StreamPolicy) -> DeduplicationWindow {
+        policy.deduplication ?? DeduplicationWindow(events: UInt64(max(0, deduplicationWindow)))
+    }
 
     /// The defaults: durability normal, read-write, zlib level 1, blocks of ≤ 256 events / 64 KiB.
     public init() {}

@@ -68,7 +68,8 @@ package protocol ServedLog: LogStorage {
     /// Appends `payloads`, all of `kind`, with their `messageIDs` (one per payload, or none), if
     /// `stream` ends at `expectedLastSequence` when they are numbered (any sequence when nil);
     /// otherwise throws `wrongLastSequence` and stores nothing. The ids are stored with the events
-    /// and kept for the stream's last `options.deduplicationWindow` events. A log that
+    /// and kept within the stream's `DeduplicationWindow` (its policy's, or the last
+    /// `options.deduplicationWindow` events). A log that
     /// `checksMessageIDs` first refuses an append carrying an id kept there, with
     /// `duplicateMessageID` naming the originals, and stores nothing of it.
     func append(
@@ -77,7 +78,7 @@ package protocol ServedLog: LogStorage {
     /// Whether appends are checked against the stored message ids (a log several processes share);
     /// otherwise its one process checks them, reading each stream's with `rememberedMessageIDs` once.
     var checksMessageIDs: Bool { get }
-    /// The message ids `stream` stored with its last `options.deduplicationWindow` events, oldest
+    /// The message ids `stream` keeps within its de-duplication window at the time of the call, oldest
     /// first, counting every append acknowledged before the call; with `among`, only those of them.
     func rememberedMessageIDs(of stream: String, among ids: [String]?) throws -> [StoredMessageID]
     /// `read(_:from:_:)` for a reader that expects to take about `count` events (a subscriber filling

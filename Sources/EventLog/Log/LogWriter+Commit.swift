@@ -103,7 +103,7 @@ extension LogWriter {
             let blocks = try writeBlocks(appends, into: &state)
             try MessageIDStore.record(
                 appends.map { ($0.request.messageIDs, $0.receipt.firstSequence, $0.receipt.timestamp) }, streamID: state.id,
-                lastSequence: state.lastSequence, window: options.deduplicationWindow, on: connection)
+                lastSequence: state.lastSequence, window: options.deduplication(of: state.policy), now: now, on: connection)
             try applyRetention(&state, now: now)
             streams[slot].unsavedBlocks = try savePositionsIfDue(state, before: before, adding: blocks)
         }

@@ -15,32 +15,31 @@ package struct StoredMessageID: Sendable, Equatable {
 }
 
 /// SQL over the `message_ids` table, on whichever connection it is given: the ids a stream's appends
-/// carried, kept for its last `EventLogOptions.deduplicationWindow` events. They are written in the
-/// transaction that stores their events, so an acknowledged id survives whatever the events survive.
+/// carried, kept within its `DeduplicationWindow`. They are written in the transaction that stores
+/// their events, so an acknowledged id survives whatever the events survive.
 ///
 /// Thread-safety: stateless; callers own the connection.
 enum MessageIDStore {
     // Built once: statements are cached by their text.
     private static let insertSQL = "INSERT OR REPLACE INTO message_ids (stream_id, message_id, sequence, timestamp) VALUES (?, ?, ?, ?)"
     private static let pruneSQL = "DELETE FROM message_ids WHERE stream_id = ? AND sequence <= ?"
+    /// The first id young enough to keep: timestamps never decrease within a stream, so every id
+    /// before it in sequence order is older, and walking the sequence index from the oldest stops there.
+    private static let firstYoungSQL =
+        "SELECT sequence FROM message_ids INDEXED BY message_ids_by_sequence WHERE stream_id = ? AND timestamp >= ? ORDER BY sequence LIMIT 1"
 
-    /// Forgets the ids of events that fell out of the last `window` before `lastSequence`, then stores
-    /// the ids of `appends` (a stream's accepted appends, in order). An id stored again (published
-    /// anew once its first event left the window) replaces its old row; a journal replayed never
-    /// stores an append twice, so it never replaces a row of its own.
+    /// Forgets the ids that fell out of `window` (with the stream ending at `lastSequence`, at `now`),
+    /// then stores the ids of `appends` (a stream's accepted appends, in order). An id stored again
+    /// (published anew once its first event left the window) replaces its old row; a journal replayed
+    /// never stores an append twice, so it never replaces a row of its own.
     static func record(
-        _ appends: some Sequence<(ids: [String?], first: UInt64, timestamp: Int64)>, streamID: Int64, lastSequence: UInt64, window: Int,
-        on connection: SQLiteConnection
+        _ appends: some Sequence<(ids: [String?], first: UInt64, timestamp: Int64)>, streamID: Int64, lastSequence: UInt64,
+        window: DeduplicationWindow, now: Int64, on connection: SQLiteConnection
     ) throws(EventLogError) {
         var pruned = false
         for append in appends where !append.ids.isEmpty {
             // Once, before the first id goes in: a commit without ids costs this walk alone.
-            if !pruned, lastSequence > UInt64(window) {
-                let prune = try connection.statement(pruneSQL)
-                prune.bind(1, streamID)
-                prune.bind(2, Int64(lastSequence - UInt64(window)))
-                try prune.run()
-            }
+            if !pruned { try prune(streamID: streamID, window.cutoff(lastSequence: lastSequence, now: now), on: connection) }
             pruned = true
             for (offset, id) in append.ids.enumerated() {
                 guard let id else { continue }
@@ -54,12 +53,33 @@ enum MessageIDStore {
         }
     }
 
-    /// The ids `state`'s stream stored among its last `window` events, oldest first; with `among`,
-    /// only those of them (each looked up by its key).
+    /// Forgets stream `streamID`'s ids at or below `cutoff.afterSequence` or older than
+    /// `cutoff.sinceTimestamp`; the age costs a step per id it forgets, and one more.
+    private static func prune(
+        streamID: Int64, _ cutoff: (afterSequence: UInt64, sinceTimestamp: Int64), on connection: SQLiteConnection
+    ) throws(EventLogError) {
+        var upTo = Int64(clamping: cutoff.afterSequence)
+        if cutoff.sinceTimestamp > Int64.min {
+            let young = try connection.statement(firstYoungSQL)
+            defer { young.reset() }
+            young.bind(1, streamID)
+            young.bind(2, cutoff.sinceTimestamp)
+            upTo = max(upTo, try young.step() ? young.int64(0) - 1 : Int64.max)
+        }
+        guard upTo > 0 else { return }
+        let prune = try connection.statement(pruneSQL)
+        prune.bind(1, streamID)
+        prune.bind(2, upTo)
+        try prune.run()
+    }
+
+    /// The ids `state`'s stream keeps within `window` at `now`, oldest first; with `among`, only
+    /// those of them (each looked up by its key).
     static func remembered(
-        by state: StreamState, window: Int, among ids: [String]? = nil, on connection: SQLiteConnection
+        by state: StreamState, window: DeduplicationWindow, now: Int64, among ids: [String]? = nil, on connection: SQLiteConnection
     ) throws(EventLogError) -> [StoredMessageID] {
-        let after = Int64(state.lastSequence > UInt64(window) ? state.lastSequence - UInt64(window) : 0)
+        let cutoff = window.cutoff(lastSequence: state.lastSequence, now: now)
+        let after = Int64(clamping: cutoff.afterSequence)
         var found: [StoredMessageID] = []
         func collect(_ statement: SQLiteStatement) throws(EventLogError) {
             defer { statement.reset() }
@@ -69,18 +89,20 @@ enum MessageIDStore {
         }
         guard let ids else {
             let statement = try connection.statement(
-                "SELECT message_id, sequence, timestamp FROM message_ids WHERE stream_id = ? AND sequence > ? ORDER BY sequence")
+                "SELECT message_id, sequence, timestamp FROM message_ids WHERE stream_id = ? AND sequence > ? AND timestamp >= ? ORDER BY sequence")
             statement.bind(1, state.id)
             statement.bind(2, after)
+            statement.bind(3, cutoff.sinceTimestamp)
             try collect(statement)
             return found
         }
         let statement = try connection.statement(
-            "SELECT message_id, sequence, timestamp FROM message_ids WHERE stream_id = ? AND message_id = ? AND sequence > ?")
+            "SELECT message_id, sequence, timestamp FROM message_ids WHERE stream_id = ? AND message_id = ? AND sequence > ? AND timestamp >= ?")
         for id in Set(ids) {
             statement.bind(1, state.id)
             statement.bind(2, id)
             statement.bind(3, after)
+            statement.bind(4, cutoff.sinceTimestamp)
             try collect(statement)
         }
         return found.sorted { $0.sequence < $1.sequence }

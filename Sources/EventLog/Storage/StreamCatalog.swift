@@ -52,7 +52,7 @@ enum StreamCatalog {
     /// Retention and terminal events always write the row, so these blocks only extend the stream.
     static let columns = """
         id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, first_seq, last_seq, last_ts, stored_bytes,
-        terminal_kind, created_us, \(unsaved("max(last_seq)")), \(unsaved("max(last_ts)")), \(unsaved("sum(length(payload))"))
+        terminal_kind, created_us, dedup_events, dedup_age_us, \(unsaved("max(last_seq)")), \(unsaved("max(last_ts)")), \(unsaved("sum(length(payload))"))
         """
 
     private static func unsaved(_ aggregate: String) -> String {
@@ -95,11 +95,14 @@ enum StreamCatalog {
                 path: connection.path, stream: name)
         }
         let statement = try connection.statement(
-            "INSERT INTO streams (id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, created_us) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            """
+            INSERT INTO streams (id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, dedup_events, dedup_age_us, created_us)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         statement.bind(1, id)
         statement.bind(2, name)
         bindPolicy(policy, statement, from: 3)
-        statement.bind(8, now)
+        statement.bind(10, now)
         try statement.run()
         return StreamState(
             id: id, name: name, policy: policy, firstSequence: 1, lastSequence: 0,
@@ -108,9 +111,9 @@ enum StreamCatalog {
 
     static func updatePolicy(_ state: StreamState, on connection: SQLiteConnection) throws(EventLogError) {
         let statement = try connection.statement(
-            "UPDATE streams SET capacity = ?, max_age_us = ?, max_bytes = ?, replay_kind = ?, replay_arg = ? WHERE id = ?")
+            "UPDATE streams SET capacity = ?, max_age_us = ?, max_bytes = ?, replay_kind = ?, replay_arg = ?, dedup_events = ?, dedup_age_us = ? WHERE id = ?")
         bindPolicy(state.policy, statement, from: 1)
-        statement.bind(6, state.id)
+        statement.bind(8, state.id)
         try statement.run()
     }
 
@@ -144,6 +147,8 @@ enum StreamCatalog {
         statement.bind(index + 2, policy.maxBytes.map { Int64(clamping: $0) })
         statement.bind(index + 3, Int64(policy.replay.kind))
         statement.bind(index + 4, policy.replay.argument)
+        statement.bind(index + 5, policy.deduplication?.events.map { Int64(clamping: $0) })
+        statement.bind(index + 6, policy.deduplication?.durationMicroseconds)
     }
 
     private static func row(_ statement: SQLiteStatement) -> StreamState {
@@ -152,16 +157,17 @@ enum StreamCatalog {
             capacity: statement.optionalInt64(2).map { .last(Int(clamping: max(1, $0))) } ?? .unlimited,
             maxAge: statement.optionalInt64(3).map { .microseconds($0) },
             maxBytes: statement.optionalInt64(4).map { UInt64(max(1, $0)) },
-            replay: replay == .streamDefault ? .all : replay)
+            replay: replay == .streamDefault ? .all : replay,
+            deduplication: DeduplicationWindow(stored: statement.optionalInt64(13), statement.optionalInt64(14)))
         var state = StreamState(
             id: statement.int64(0), name: statement.text(1), policy: policy,
             firstSequence: UInt64(max(0, statement.int64(7))), lastSequence: UInt64(max(0, statement.int64(8))),
             lastTimestamp: statement.int64(9), storedBytes: statement.int64(10),
             terminal: UInt8(truncatingIfNeeded: statement.int64(11)), created: statement.int64(12))
-        if let last = statement.optionalInt64(13) {
+        if let last = statement.optionalInt64(15) {
             state.lastSequence = UInt64(max(0, last))
-            state.lastTimestamp = max(state.lastTimestamp, statement.int64(14))
-            state.storedBytes += statement.int64(15)
+            state.lastTimestamp = max(state.lastTimestamp, statement.int64(16))
+            state.storedBytes += statement.int64(17)
         }
         return state
     }

@@ -7,7 +7,7 @@ import StreamModel
 enum PostgresCatalog {
     static let columns = """
         id, name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, first_seq, last_seq, last_ts, stored_bytes,
-        terminal_kind, created_us
+        terminal_kind, created_us, dedup_events, dedup_age_us
         """
 
     static func load(_ name: String, on connection: PostgresConnection, locking: Bool = false) throws(EventLogError) -> StreamState? {
@@ -62,8 +62,8 @@ enum PostgresCatalog {
     static func ensure(_ name: String, policy: StreamPolicy, now: Int64, on connection: PostgresConnection) throws(EventLogError) -> (StreamState, Bool) {
         let inserted = try connection.execute(
             """
-            INSERT INTO streamd.streams (name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, created_us)
-            VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (name) DO NOTHING RETURNING \(columns)
+            INSERT INTO streamd.streams (name, capacity, max_age_us, max_bytes, replay_kind, replay_arg, dedup_events, dedup_age_us, created_us)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (name) DO NOTHING RETURNING \(columns)
             """,
             [.text(name)] + policyValues(policy) + [.int64(now)])
         if inserted.count == 1 { return (state(inserted, 0), true) }
@@ -76,7 +76,10 @@ enum PostgresCatalog {
 
     static func updatePolicy(_ state: StreamState, on connection: PostgresConnection) throws(EventLogError) {
         try connection.execute(
-            "UPDATE streamd.streams SET capacity = $1, max_age_us = $2, max_bytes = $3, replay_kind = $4, replay_arg = $5 WHERE id = $6",
+            """
+            UPDATE streamd.streams SET capacity = $1, max_age_us = $2, max_bytes = $3, replay_kind = $4, replay_arg = $5,
+                dedup_events = $6, dedup_age_us = $7 WHERE id = $8
+            """,
             policyValues(state.policy) + [.int64(state.id)])
     }
 
@@ -109,7 +112,8 @@ enum PostgresCatalog {
 
     private static func policyValues(_ policy: StreamPolicy) -> [PostgresValue] {
         [.optional(policy.capacity.count.map { Int64($0) }), .optional(policy.maxAgeMicroseconds), .optional(policy.maxBytes.map { Int64(clamping: $0) }),
-         .int16(Int16(policy.replay.kind)), .int64(policy.replay.argument)]
+         .int16(Int16(policy.replay.kind)), .int64(policy.replay.argument),
+         .optional(policy.deduplication?.events.map { Int64(clamping: $0) }), .optional(policy.deduplication?.durationMicroseconds)]
     }
 
     static func state(_ rows: PostgresResult, _ row: Int) -> StreamState {
@@ -118,7 +122,8 @@ enum PostgresCatalog {
             capacity: rows.optionalInt64(row, 2).map { .last(Int(clamping: max(1, $0))) } ?? .unlimited,
             maxAge: rows.optionalInt64(row, 3).map { .microseconds($0) },
             maxBytes: rows.optionalInt64(row, 4).map { UInt64(max(1, $0)) },
-            replay: replay == .streamDefault ? .all : replay)
+            replay: replay == .streamDefault ? .all : replay,
+            deduplication: DeduplicationWindow(stored: rows.optionalInt64(row, 13), rows.optionalInt64(row, 14)))
         return StreamState(
             id: rows.int64(row, 0), name: rows.text(row, 1), policy: policy,
             firstSequence: UInt64(max(0, rows.int64(row, 7))), lastSequence: UInt64(max(0, rows.int64(row, 8))),

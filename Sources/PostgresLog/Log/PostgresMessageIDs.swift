@@ -1,7 +1,7 @@
 import EventLog
 
-/// SQL over `streamd.message_ids`: the ids appends carried, kept for their stream's last
-/// `EventLogOptions.deduplicationWindow` events. The writer reads a batch's ids under its streams' row
+/// SQL over `streamd.message_ids`: the ids appends carried, kept within their stream's
+/// `DeduplicationWindow` (its policy's, or the last `EventLogOptions.deduplicationWindow` events). The writer reads a batch's ids under its streams' row
 /// locks and writes the new ones in the transaction that stores their events, so two daemons never
 /// both store one id, and an acknowledged id survives whatever its event survives.
 ///
@@ -15,15 +15,25 @@ enum PostgresMessageIDs {
         var timestamp: Int64
     }
 
-    /// The statement that finds which of `ids` the streams named `names` keep, within `window` events
-    /// of their last; read its rows with `found`.
-    static func lookupStatement(names: [String], ids: [String], window: Int) -> (sql: String, parameters: [PostgresValue]) {
+    /// The condition an id `m` of stream `s` meets while it is within the stream's window: its
+    /// `dedup_events` (when both columns are NULL, `defaultEvents`, a parameter) and its `dedup_age_us`
+    /// before `now` (a parameter, microseconds).
+    private static func withinWindow(defaultEvents: String, now: String) -> String {
+        """
+        m.sequence > s.last_seq - CASE WHEN s.dedup_events IS NOT NULL THEN s.dedup_events WHEN s.dedup_age_us IS NULL THEN \(defaultEvents) ELSE s.last_seq END
+        AND (s.dedup_age_us IS NULL OR m.ts >= \(now) - s.dedup_age_us)
+        """
+    }
+
+    /// The statement that finds which of `ids` the streams named `names` keep within their windows
+    /// at `now`; read its rows with `found`.
+    static func lookupStatement(names: [String], ids: [String], defaultEvents: Int, now: Int64) -> (sql: String, parameters: [PostgresValue]) {
         (
             """
             SELECT s.name, m.message_id, m.sequence, m.ts FROM streamd.message_ids m JOIN streamd.streams s ON s.id = m.stream_id
-            WHERE s.name = ANY($1) AND m.message_id = ANY($2) AND m.sequence > s.last_seq - $3
+            WHERE s.name = ANY($1) AND m.message_id = ANY($2) AND \(withinWindow(defaultEvents: "$3", now: "$4"))
             """,
-            [.textArray(names), .textArray(ids), .int64(Int64(window))]
+            [.textArray(names), .textArray(ids), .int64(Int64(defaultEvents)), .int64(now)]
         )
     }
 
@@ -42,18 +52,30 @@ enum PostgresMessageIDs {
         StoredMessageID(id: rows.text(row, column), sequence: UInt64(max(0, rows.int64(row, column + 1))), timestamp: rows.int64(row, column + 2))
     }
 
-    /// The statements that forget, in each stream of `moved` that gets new ids, the ids of events more
-    /// than `window` before its last, and then store `rows`. An id stored again (published anew once
-    /// its first event left the window, so the lookup did not find it) replaces its old row.
-    static func recordStatements(_ rows: [Row], moved: [StreamState], window: Int) -> [(sql: String, parameters: [PostgresValue])] {
+    /// The statements that forget, in each stream of `moved` that gets new ids, the ids that fell out
+    /// of its window (`window(policy)`) at `now`, and then store `rows`. An id stored again (published
+    /// anew once its first event left the window, so the lookup did not find it) replaces its old row.
+    static func recordStatements(
+        _ rows: [Row], moved: [StreamState], window: (StreamPolicy) -> DeduplicationWindow, now: Int64
+    ) -> [(sql: String, parameters: [PostgresValue])] {
         guard !rows.isEmpty else { return [] }
         let streams = Set(rows.map(\.streamID))
-        let pruned = moved.filter { streams.contains($0.id) && $0.lastSequence > UInt64(window) }
+        let pruned = moved.filter { streams.contains($0.id) }.map { state in
+            (id: state.id, cutoff: window(state.policy).cutoff(lastSequence: state.lastSequence, now: now))
+        }.filter { $0.cutoff.afterSequence > 0 || $0.cutoff.sinceTimestamp > Int64.min }
         var statements: [(sql: String, parameters: [PostgresValue])] = []
         if !pruned.isEmpty {
+            // By age: timestamps never decrease within a stream, so every id before the first young
+            // one in sequence order is old; the walk along the sequence index stops there.
             statements.append((
-                "DELETE FROM streamd.message_ids m USING unnest($1::int8[], $2::int8[]) AS p (id, upto) WHERE m.stream_id = p.id AND m.sequence <= p.upto",
-                [.int64Array(pruned.map(\.id)), .int64Array(pruned.map { Int64($0.lastSequence - UInt64(window)) })]
+                """
+                DELETE FROM streamd.message_ids m USING unnest($1::int8[], $2::int8[], $3::int8[]) AS p (id, upto, since)
+                WHERE m.stream_id = p.id AND m.sequence <= CASE WHEN p.since = \(Int64.min) THEN p.upto ELSE greatest(p.upto, coalesce(
+                    (SELECT y.sequence - 1 FROM streamd.message_ids y WHERE y.stream_id = p.id AND y.ts >= p.since ORDER BY y.sequence LIMIT 1),
+                    \(Int64.max))) END
+                """,
+                [.int64Array(pruned.map(\.id)), .int64Array(pruned.map { Int64(clamping: $0.cutoff.afterSequence) }),
+                 .int64Array(pruned.map(\.cutoff.sinceTimestamp))]
             ))
         }
         statements.append((
@@ -66,15 +88,18 @@ enum PostgresMessageIDs {
         return statements
     }
 
-    /// The ids `stream` keeps within `window` events of its last, oldest first; with `among`, only
-    /// those of them.
-    static func remembered(by stream: String, window: Int, among ids: [String]?, on connection: PostgresConnection) throws(EventLogError) -> [StoredMessageID] {
+    /// The ids `stream` keeps within its window at `now`, oldest first; with `among`, only those of
+    /// them.
+    static func remembered(
+        by stream: String, defaultEvents: Int, now: Int64, among ids: [String]?, on connection: PostgresConnection
+    ) throws(EventLogError) -> [StoredMessageID] {
         let rows = try connection.execute(
             """
             SELECT m.message_id, m.sequence, m.ts FROM streamd.message_ids m JOIN streamd.streams s ON s.id = m.stream_id
-            WHERE s.name = $1 AND m.sequence > s.last_seq - $2 AND ($3::text[] IS NULL OR m.message_id = ANY($3::text[])) ORDER BY m.sequence
+            WHERE s.name = $1 AND \(withinWindow(defaultEvents: "$2", now: "$4"))
+                AND ($3::text[] IS NULL OR m.message_id = ANY($3::text[])) ORDER BY m.sequence
             """,
-            [.text(stream), .int64(Int64(window)), ids.map { .textArray($0) } ?? .null])
+            [.text(stream), .int64(Int64(defaultEvents)), ids.map { .textArray($0) } ?? .null, .int64(now)])
         return (0..<rows.count).map { stored(rows, $0, from: 0) }
     }
 }

@@ -33,6 +33,16 @@ final class FrameRouter: Sendable {
     }
 
     private let tables = Mutex(Tables())
+    /// The protocol version agreed in the handshake (the newest until then), in whose layouts frames
+    /// are read and requests written.
+    private let agreedVersion = Atomic<UInt16>(ProtocolVersions.newest)
+
+    /// The protocol version agreed with the daemon.
+    var protocolVersion: UInt16 { agreedVersion.load(ordering: .acquiring) }
+
+    /// Reads and writes in `version`'s layouts from now on: called as `WELCOME` arrives, before the
+    /// next frame is routed.
+    func agree(on version: UInt16) { agreedVersion.store(version, ordering: .releasing) }
 
     /// The error the connection was lost with, if it was.
     var lostError: StreamClientError? { tables.withLock { $0.lost } }
@@ -75,7 +85,7 @@ final class FrameRouter: Sendable {
     func route(_ frame: Frame) {
         let message: ServerMessage
         do {
-            message = try ServerMessage(frame)
+            message = try ServerMessage(frame, version: protocolVersion)
         } catch {
             lost(.protocolViolation("\(error)"))
             return

@@ -48,7 +48,10 @@ final class HandshakeHandler: ChannelInboundHandler {
             ) { reply in
                 // The pings start here, on the loop, so the idle timeout never meets a new connection
                 // whose task has not run yet.
-                if case .success(.welcome) = reply { StreamConnection.keepAlive(channel, router: router, every: hello.keepAlive) }
+                if case let .success(.welcome(version, _, _, _)) = reply {
+                    router.agree(on: version)
+                    StreamConnection.keepAlive(channel, router: router, every: hello.keepAlive)
+                }
                 outcome.completeWith(reply.mapError { $0 as any Error })
             }
         }

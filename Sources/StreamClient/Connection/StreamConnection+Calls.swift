@@ -75,15 +75,26 @@ extension StreamConnection {
     }
 
     /// Creates `stream` with `policy`; creating it again with the same policy is not an error.
+    ///
+    /// - Throws: `.server(code: .unsupportedVersion, …)` without sending anything when `policy` names
+    ///   a de-duplication window and the daemon speaks a protocol older than version 4.
     @discardableResult
     public func createStream(_ stream: String, policy: StreamPolicy = StreamPolicy()) async throws -> StreamInfo {
-        try info(from: await request(.createStream(name: stream, policy: policy)))
+        try requireWindows(for: policy)
+        return try info(from: await request(.createStream(name: stream, policy: policy)))
     }
 
-    /// Changes how `stream` keeps its events.
+    /// Changes how `stream` keeps its events. A daemon older than protocol version 4 keeps the
+    /// stream's de-duplication window; naming one for such a daemon throws as `createStream` does.
     @discardableResult
     public func configureStream(_ stream: String, policy: StreamPolicy) async throws -> StreamInfo {
-        try info(from: await request(.configureStream(name: stream, policy: policy)))
+        try requireWindows(for: policy)
+        return try info(from: await request(.configureStream(name: stream, policy: policy)))
+    }
+
+    private func requireWindows(for policy: StreamPolicy) throws {
+        guard policy.deduplication != nil else { return }
+        try require(version: ProtocolVersions.deduplicationWindows, for: "de-duplication windows per stream")
     }
 
     /// What `stream` holds; throws `.server(code: .streamNotFound, …)` if there is no such stream.

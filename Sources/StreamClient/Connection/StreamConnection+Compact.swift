@@ -12,11 +12,9 @@ extension StreamConnection {
     ///   without the admin right on every stream; `.server(code: .storageFull, …)` when there is no
     ///   room to compact.
     public func compact() async throws -> ServerMessage.Compaction {
-        guard protocolVersion >= 3 else {
-            throw StreamClientError.server(
-                code: .unsupportedVersion,
-                message: "the daemon speaks protocol version \(protocolVersion), which has no COMPACT (it came with version 3, in streamd \(StreamdVersion.current)); upgrade and restart the daemon, or stop it and compact its file with `streamctl compact --db PATH`.")
-        }
+        try require(
+            version: 3, for: "COMPACT",
+            otherwise: "upgrade and restart the daemon, or stop it and compact its file with `streamctl compact --db PATH`.")
         let reply = try await request(.compact)
         guard case let .compacted(compaction) = reply else {
             throw StreamClientError.protocolViolation("expected COMPACTED, got \(reply)")

@@ -135,7 +135,7 @@ public final class StreamConnection: Sendable {
 
     /// Sends a message that gets no reply (or whose reply nobody waits for).
     func send(_ message: ClientMessage) {
-        guard case let .success(id) = router.register(nil), let bytes = try? message.encoded(requestID: id),
+        guard case let .success(id) = router.register(nil), let bytes = try? message.encoded(requestID: id, version: router.protocolVersion),
             bytes.count - 4 <= Int(maximumFrameLength)
         else { return }
         channel.writeAndFlush(channel.allocator.buffer(bytes: bytes), promise: nil)
@@ -158,7 +158,7 @@ public final class StreamConnection: Sendable {
         }
         let bytes: [UInt8]
         do {
-            bytes = try message.encoded(requestID: id)
+            bytes = try message.encoded(requestID: id, version: router.protocolVersion)
         } catch {
             router.unregister(id)?(.failure(.protocolViolation("cannot encode the request: \(error)")))
             return

@@ -98,7 +98,7 @@ extension StreamConnection {
     private func attach(
         _ name: String, on stream: String, credit: UInt32, refilling: Bool, observer: Observer<Delivery<[UInt8]>, StreamClientError>, lifetime: Lifetime
     ) {
-        guard protocolVersion >= ProtocolVersions.consumers else { return observer.send(error: consumersUnsupported) }
+        do { try requireConsumers() } catch { return observer.send(error: error) }
         let membership = ConsumerMembership(connection: self, stream: stream, consumer: name, credit: credit, refilling: refilling)
         let registered = router.addSubscription { feed in
             switch feed {
@@ -144,14 +144,12 @@ extension StreamConnection {
     }
 
     private func consumerRequest(_ message: ClientMessage) async throws -> ServerMessage {
-        guard protocolVersion >= ProtocolVersions.consumers else { throw consumersUnsupported }
+        try requireConsumers()
         return try await request(message)
     }
 
-    private var consumersUnsupported: StreamClientError {
-        .server(
-            code: .unsupportedVersion,
-            message: "the daemon speaks protocol version \(protocolVersion), which has no durable consumers (they came with version \(ProtocolVersions.consumers), in streamd \(StreamdVersion.current)); upgrade and restart the daemon.")
+    private func requireConsumers() throws(StreamClientError) {
+        try require(version: ProtocolVersions.consumers, for: "durable consumers")
     }
 
     private func consumerInfo(from reply: ServerMessage) throws -> ConsumerInfo {

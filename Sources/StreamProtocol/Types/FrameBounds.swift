@@ -34,8 +34,9 @@ public enum FrameBounds {
     /// the longest policy, and the fixed-size fields.
     public static func streamInfoMaximumLength(nameLength: Int) -> Int {
         let name = 2 + nameLength
-        // capacity, max_age_ms, max_bytes (opt<u64> each), default_start (kind u8 and a u64 argument).
-        let policy = 3 * 9 + 9
+        // capacity, max_age_ms, max_bytes (opt<u64> each), default_start (kind u8 and a u64 argument),
+        // deduplication (opt of two opt<u64>).
+        let policy = 3 * 9 + 9 + 1 + 2 * 9
         // count, first/last sequence, first/last time, stored and raw bytes (u64 each), subscribers
         // (u32), state (u8), publish_rate (u64).
         let figures = 7 * 8 + 4 + 1 + 8

@@ -4,10 +4,13 @@
 /// A value type; not shared between threads.
 public struct WireReader: Sendable {
     private var bytes: ArraySlice<UInt8>
+    /// The protocol version agreed with the peer: values whose layout grew read the layout it writes.
+    public var version: UInt16
 
-    /// A reader over `bytes`.
-    public init(_ bytes: ArraySlice<UInt8>) {
+    /// A reader over `bytes`, written by a peer that speaks `version`.
+    public init(_ bytes: ArraySlice<UInt8>, version: UInt16 = ProtocolVersions.newest) {
         self.bytes = bytes
+        self.version = version
     }
 
     /// Whether every byte has been read.

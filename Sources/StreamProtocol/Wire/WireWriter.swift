@@ -4,11 +4,14 @@
 public struct WireWriter: Sendable {
     /// The bytes written so far.
     public private(set) var bytes: [UInt8]
+    /// The protocol version agreed with the peer: values whose layout grew write the layout it reads.
+    public var version: UInt16
 
-    /// An empty writer with room for `capacity` bytes.
-    public init(capacity: Int = 64) {
+    /// An empty writer with room for `capacity` bytes, writing for a peer that speaks `version`.
+    public init(capacity: Int = 64, version: UInt16 = ProtocolVersions.newest) {
         bytes = []
         bytes.reserveCapacity(capacity)
+        self.version = version
     }
 
     /// Writes a `u8`.

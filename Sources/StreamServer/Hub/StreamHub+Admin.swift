@@ -30,7 +30,10 @@ extension StreamHub {
     /// Replaces the policy of `name`, applying its retention at once.
     func configureStream(_ name: String, policy: StreamPolicy) throws -> StreamInfo {
         try StreamName.validate(name)
-        return served(try log.updatePolicy(of: name, to: policy))
+        let info = try log.updatePolicy(of: name, to: policy)
+        // The remembered ids are read again, within the new window, by the next publish that has one.
+        streams.withLock { $0[name] }?.window.withLock { $0.forgetAll() }
+        return served(info)
     }
 
     /// What `name` holds, with the daemon's own figures.

@@ -21,8 +21,8 @@ extension StreamHub {
     /// Appends `submissions` to `stream` (creating it with the default policy if it is missing) and
     /// returns once they are committed.
     ///
-    /// An id the stream stored with one of its last `limits.deduplicationWindow` events is not stored
-    /// again: its entry carries the original sequence and `duplicate`. An id repeated inside the batch
+    /// An id the stream keeps within its de-duplication window (its policy's, or the last
+    /// `limits.deduplicationWindow` events) is not stored again: its entry carries the original sequence and `duplicate`. An id repeated inside the batch
     /// is stored once. Duplicates are resolved before `expectedLastSequence` is checked, so a retried
     /// conditional publish that was stored the first time gets its original sequence rather than
     /// `wrong_last_sequence`.
@@ -43,15 +43,17 @@ extension StreamHub {
             entry.committing.wait()
             let windowAnswers = !log.checksMessageIDs
             if windowAnswers, !window.isLoaded, submissions.contains(where: { $0.messageID != nil }) {
-                window.load(try log.rememberedMessageIDs(of: stream))
+                let policy = try log.catalogEntry(stream)?.policy ?? StreamPolicy()
+                window.load(try log.rememberedMessageIDs(of: stream), within: log.options.deduplication(of: policy))
             }
+            let now = log.options.clock()
             var outcomes = [(entry: ServerMessage.PublishedEntry, timestamp: Int64)?](repeating: nil, count: submissions.count)
             var fresh: [Int] = []
             var firstInBatch: [String: Int] = [:]
             var repeats: [(slot: Int, first: Int)] = []
             for (slot, submission) in submissions.enumerated() {
                 if let id = submission.messageID {
-                    if windowAnswers, let original = window.original(of: id) {
+                    if windowAnswers, let original = window.original(of: id, at: now) {
                         outcomes[slot] = (.init(sequence: original.sequence, duplicate: true), original.timestamp)
                         continue
                     }

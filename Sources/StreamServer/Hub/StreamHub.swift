@@ -73,8 +73,8 @@ public final class StreamHub: Sendable {
     func entry(for stream: String) -> StreamEntry {
         streams.withLock { entries in
             if let entry = entries[stream] { return entry }
-            let entry = StreamEntry(window: DeduplicationWindow(
-                capacity: limits.deduplicationWindow, byteLimit: limits.deduplicationWindowBytes, shared: deduplicationBytes))
+            let entry = StreamEntry(window: RememberedMessageIDs(
+                within: log.options.deduplication(of: StreamPolicy()), byteLimit: limits.deduplicationWindowBytes, shared: deduplicationBytes))
             entries[stream] = entry
             return entry
         }
@@ -143,14 +143,14 @@ public final class StreamHub: Sendable {
 /// Thread-safety: Sendable; the window sits in a Mutex held for the whole of a conditional publish
 /// (or a de-duplicated one) and for the hand-over of an unconditional one to the log.
 final class StreamEntry: Sendable {
-    let window: Mutex<DeduplicationWindow>
+    let window: Mutex<RememberedMessageIDs>
     /// Unconditional appends handed to the log and not yet committed; a conditional publish waits
     /// for them, holding the window, so the last sequence it checks is the one it appends after.
     let committing = DispatchGroup()
     /// Whether the stream is known to exist, so an unconditional publish need not ask the catalog.
     let exists = Atomic<Bool>(false)
 
-    init(window: DeduplicationWindow) {
+    init(window: RememberedMessageIDs) {
         self.window = Mutex(window)
     }
 

@@ -32,7 +32,7 @@ extension ConnectionSession {
         let ticket = pipelinedReplies.take()
         let answer: @Sendable ((any Error)?) -> Void = { error in
             let reply = error.map { ServerError.from($0).reply } ?? .ok
-            self.pipelinedReplies.file(Self.encode(reply, requestID: requestID), for: ticket, output: self.write)
+            self.pipelinedReplies.file(Self.encode(reply, requestID: requestID, version: self.protocolVersion), for: ticket, output: self.write)
         }
         do {
             switch message {

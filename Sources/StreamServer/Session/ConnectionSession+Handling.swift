@@ -51,10 +51,12 @@ extension ConnectionSession {
             else { throw unknownSubscription(id) }
             return nil
         case let .createStream(name, policy):
+            let policy = try keepingWindow(policy, of: name)
             let info = try hub.createStream(name, policy: policy)
             auditChange("create", stream: name, detail: policy.auditDetail)
             return .streamInfo(info)
         case let .configureStream(name, policy):
+            let policy = try keepingWindow(policy, of: name)
             let info = try hub.configureStream(name, policy: policy)
             auditChange("config", stream: name, detail: policy.auditDetail)
             return .streamInfo(info)
@@ -196,6 +198,15 @@ extension ConnectionSession {
         }
         send(.subscribed(subscriptionID: request.subscriptionID, nextSequence: next), requestID: requestID)
         subscription.activate()
+    }
+
+    /// `policy` as a client older than version 4 meant it: its wire form has no de-duplication window,
+    /// so the stream keeps the one it has (a missing stream gets the default).
+    private func keepingWindow(_ policy: StreamPolicy, of stream: String) throws -> StreamPolicy {
+        guard protocolVersion < ProtocolVersions.deduplicationWindows, let existing = try hub.log.catalogEntry(stream) else { return policy }
+        var policy = policy
+        policy.deduplication = existing.policy.deduplication
+        return policy
     }
 
     private func unknownSubscription(_ id: UInt32) -> ServerError {

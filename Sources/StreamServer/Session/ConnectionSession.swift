@@ -40,6 +40,9 @@ public final class ConnectionSession: Sendable {
     private let outputWritable = Atomic<Bool>(true)
     /// Replies to publishes handed to the log, not yet committed.
     let pipelinedReplies = OrderedReplies()
+    /// The protocol version agreed in the handshake (the newest until then): replies are encoded in
+    /// its layouts. Stored as `WELCOME` is sent, before anything that could be encoded in them.
+    private let agreedVersion = Atomic<UInt16>(ProtocolVersions.newest)
 
     /// A session of `hub` that writes its encoded frames to `output`; with `access`, each request is
     /// checked against its rules first.
@@ -133,9 +136,13 @@ public final class ConnectionSession: Sendable {
 
     // MARK: Output
 
+    /// The protocol version agreed with the client, in whose layouts replies are encoded.
+    var protocolVersion: UInt16 { agreedVersion.load(ordering: .acquiring) }
+
     /// Encodes and writes `message`, unless the session was closed.
     func send(_ message: ServerMessage, requestID: UInt32) {
-        write(Self.encode(message, requestID: requestID))
+        if case let .welcome(version, _, _, _) = message { agreedVersion.store(version, ordering: .releasing) }
+        write(Self.encode(message, requestID: requestID, version: protocolVersion))
     }
 
     /// Writes frames already encoded, unless the session was closed.
@@ -147,8 +154,8 @@ public final class ConnectionSession: Sendable {
 
     /// `message` as a frame; a reply that cannot be encoded (a name too long for the wire, say)
     /// becomes an `ERROR internal` saying so.
-    static func encode(_ message: ServerMessage, requestID: UInt32) -> [UInt8] {
-        var writer = WireWriter(capacity: 64 + message.payloadSizeHint)
+    static func encode(_ message: ServerMessage, requestID: UInt32, version: UInt16 = ProtocolVersions.newest) -> [UInt8] {
+        var writer = WireWriter(capacity: 64 + message.payloadSizeHint, version: version)
         encode(message, requestID: requestID, into: &writer)
         return writer.bytes
     }

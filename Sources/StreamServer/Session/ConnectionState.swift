@@ -46,6 +46,13 @@ public struct ConnectionState: Sendable {
     /// Whether nothing more is processed.
     public var isClosed: Bool { phase == .closed }
 
+    /// The protocol version agreed in the handshake; the newest before it (nothing but `HELLO` is
+    /// read then).
+    public var version: UInt16 {
+        if case let .open(version) = phase { return version }
+        return ProtocolVersions.newest
+    }
+
     /// Whether the handshake is done and the connection takes requests.
     public var isOpen: Bool {
         if case .open = phase { return true }

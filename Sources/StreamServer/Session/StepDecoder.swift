@@ -114,7 +114,9 @@ struct StepDecoder: Sendable {
                     if run == nil { steps.append(.handle(.publish(try publish.message()), requestID: next.requestID)) }
                     continue
                 }
-                let message = try ClientMessage(type: next.type, body: next.body)
+                var body = next.body
+                body.version = connection.version
+                let message = try ClientMessage(type: next.type, body: body)
                 closeRun()
                 append(connection.received(message), message, requestID: next.requestID, to: &steps)
             } catch {

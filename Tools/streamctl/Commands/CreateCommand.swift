@@ -5,7 +5,7 @@ import StreamProtocol
 struct CreateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "create",
-        abstract: "Create a stream: --capacity N | --replay-last | --unlimited (default), with optional --max-age and --max-bytes.",
+        abstract: "Create a stream: --capacity N | --replay-last | --unlimited (default), with optional --max-age, --max-bytes, --dedup-events and --dedup-window.",
         discussion: "Creating a stream that exists with the same policy succeeds; with another policy it fails (use config).")
 
     @OptionGroup var global: GlobalOptions
@@ -20,7 +20,9 @@ struct CreateCommand: AsyncParsableCommand {
 
     func validate() throws {
         try Daemon.validate(name: stream)
-        if policy.noMaxAge || policy.noMaxBytes { throw ValidationError("--no-max-age and --no-max-bytes are for config; a new stream has no limits unless given.") }
+        if policy.configOnlyGiven {
+            throw ValidationError("--no-max-age, --no-max-bytes and --dedup-default are for config; a new stream has no limits and the default window unless given.")
+        }
     }
 
     func run() async throws {
@@ -51,7 +53,8 @@ struct ConfigCommand: AsyncParsableCommand {
     func validate() throws {
         try Daemon.validate(name: stream)
         if policy.isEmpty {
-            throw ValidationError("give at least one of --capacity, --replay-last, --unlimited, --max-age, --max-bytes, --no-max-age, --no-max-bytes.")
+            throw ValidationError(
+                "give at least one of --capacity, --replay-last, --unlimited, --max-age, --max-bytes, --no-max-age, --no-max-bytes, --dedup-events, --dedup-window, --dedup-default.")
         }
     }
 

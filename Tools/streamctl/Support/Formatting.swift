@@ -77,7 +77,7 @@ enum Formatting {
         raw == 0 ? nil : (Double(stored) / Double(raw) * 1_000).rounded() / 1_000
     }
 
-    /// A policy in words: `unlimited`, `capacity 1000, max age 1h, max bytes 10.0 MiB`.
+    /// A policy in words: `unlimited`, `capacity 1000, max age 1h, max bytes 10.0 MiB, dedup within 2m`.
     static func policy(_ policy: StreamPolicy) -> String {
         var parts: [String] = []
         switch policy.capacity.count {
@@ -87,7 +87,16 @@ enum Formatting {
         }
         if let age = policy.maxAgeMilliseconds { parts.append("max age \(duration(milliseconds: age))") }
         if let bytes = policy.maxBytes { parts.append("max bytes \(Self.bytes(bytes))") }
+        if let window = policy.deduplication { parts.append(deduplication(window)) }
         return parts.joined(separator: ", ")
+    }
+
+    /// A stream's own de-duplication window in words: `dedup over the last 5000 events within 2m`.
+    static func deduplication(_ window: DeduplicationWindow) -> String {
+        guard window.events != 0 else { return "no dedup" }
+        let events = window.events.map { " over the last \($0) events" } ?? ""
+        let age = window.duration.map { " within \(duration(milliseconds: $0.wholeMillisecondsRoundedUp))" } ?? ""
+        return "dedup" + events + age
     }
 
     /// A start position as a word: `all`, `last 10`, `new`.

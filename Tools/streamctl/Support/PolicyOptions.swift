@@ -24,10 +24,27 @@ struct PolicyOptions: ParsableArguments {
     @Flag(name: .customLong("no-max-bytes"), help: "Remove the size limit (config only).")
     var noMaxBytes = false
 
+    @Option(
+        name: .customLong("dedup-events"),
+        help: ArgumentHelp("Recognise a publish retried with its message id while its event is among the last N (0: never).", valueName: "N"))
+    var dedupEvents: UInt64?
+
+    @Option(
+        name: .customLong("dedup-window"),
+        help: ArgumentHelp("Recognise a publish retried with its message id for D after it was stored (30s, 2m, 1h).", valueName: "D"))
+    var dedupWindow: String?
+
+    @Flag(name: .customLong("dedup-default"), help: "Go back to the daemon's de-duplication window, the last 10 000 events (config only).")
+    var dedupDefault = false
+
     /// Whether any flag was given.
     var isEmpty: Bool {
         capacity == nil && !replayLast && !unlimited && maxAge == nil && maxBytes == nil && !noMaxAge && !noMaxBytes
+            && dedupEvents == nil && dedupWindow == nil && !dedupDefault
     }
+
+    /// The flags only `config` takes, given.
+    var configOnlyGiven: Bool { noMaxAge || noMaxBytes || dedupDefault }
 
     func validate() throws {
         guard [capacity != nil, replayLast, unlimited].filter({ $0 }).count <= 1 else {
@@ -38,6 +55,9 @@ struct PolicyOptions: ParsableArguments {
         if maxBytes != nil, noMaxBytes { throw ValidationError("--max-bytes and --no-max-bytes exclude each other.") }
         if let maxAge { _ = try Parsing.milliseconds(maxAge, option: "--max-age") }
         if let maxBytes { _ = try Parsing.bytes(maxBytes, option: "--max-bytes") }
+        if let dedupWindow, try Parsing.milliseconds(dedupWindow, option: "--dedup-window") == 0 {
+            throw ValidationError("--dedup-window must be longer than 0 (use --dedup-events 0 to recognise no retries).")
+        }
     }
 
     /// `base` with the flags given applied over it.
@@ -50,6 +70,13 @@ struct PolicyOptions: ParsableArguments {
         if noMaxAge { policy.maxAge = nil }
         if let maxBytes { policy.maxBytes = try Parsing.bytes(maxBytes, option: "--max-bytes") }
         if noMaxBytes { policy.maxBytes = nil }
+        if dedupDefault { policy.deduplication = nil }
+        if dedupEvents != nil || dedupWindow != nil {
+            var window = policy.deduplication ?? DeduplicationWindow()
+            if let dedupEvents { window.events = dedupEvents }
+            if let dedupWindow { window.duration = .milliseconds(Int64(clamping: try Parsing.milliseconds(dedupWindow, option: "--dedup-window"))) }
+            policy.deduplication = window
+        }
         return policy
     }
 }

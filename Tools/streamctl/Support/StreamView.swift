@@ -4,9 +4,16 @@ import StreamProtocol
 /// A plain value.
 struct StreamView: Encodable {
     struct Policy: Encodable {
+        /// A stream's own de-duplication window; absent from the policy for the daemon's default.
+        struct Deduplication: Encodable {
+            var events: UInt64?
+            var windowMs: UInt64?
+        }
+
         var capacity: UInt64?
         var maxAgeMs: UInt64?
         var maxBytes: UInt64?
+        var deduplication: Deduplication?
         var defaultStart: String
         var summary: String
     }
@@ -37,7 +44,9 @@ struct StreamView: Encodable {
         compressionRatio = Formatting.ratio(stored: info.storedBytes, raw: info.rawBytes)
         policy = Policy(
             capacity: info.policy.capacity.count.map { UInt64($0) }, maxAgeMs: info.policy.maxAgeMilliseconds,
-            maxBytes: info.policy.maxBytes, defaultStart: Formatting.start(info.policy.replay), summary: Formatting.policy(info.policy))
+            maxBytes: info.policy.maxBytes,
+            deduplication: info.policy.deduplication.map { .init(events: $0.events, windowMs: $0.duration?.wholeMillisecondsRoundedUp) },
+            defaultStart: Formatting.start(info.policy.replay), summary: Formatting.policy(info.policy))
         subscribers = info.subscribers
         publishRate = info.publishRate
         state = Formatting.state(info.state)

@@ -2,31 +2,31 @@ import Testing
 
 @testable import StreamServer
 
-@Suite struct DeduplicationWindowTests {
+@Suite struct RememberedMessageIDsTests {
     @Test func aRememberedIdReturnsItsOriginalSequenceAndTimestamp() {
-        var window = DeduplicationWindow(capacity: 4)
+        var window = RememberedMessageIDs(within: .init(events: 4))
         window.remember("a", sequence: 7, timestamp: 70)
-        #expect(window.original(of: "a") == .init(sequence: 7, timestamp: 70))
-        #expect(window.original(of: "b") == nil)
+        #expect(window.original(of: "a", at: 0) == .init(sequence: 7, timestamp: 70))
+        #expect(window.original(of: "b", at: 0) == nil)
     }
 
     @Test func theWindowForgetsTheOldestIdsBeyondItsCapacity() {
-        var window = DeduplicationWindow(capacity: 3)
+        var window = RememberedMessageIDs(within: .init(events: 3))
         for index in 1...5 { window.remember("id-\(index)", sequence: UInt64(index), timestamp: 0) }
         #expect(window.count == 3)
-        #expect(window.original(of: "id-1") == nil && window.original(of: "id-2") == nil)
-        #expect(window.original(of: "id-5")?.sequence == 5)
+        #expect(window.original(of: "id-1", at: 0) == nil && window.original(of: "id-2", at: 0) == nil)
+        #expect(window.original(of: "id-5", at: 0)?.sequence == 5)
         #expect(!window.mayHaveForgotten, "what left the window left the log's too")
     }
 
     @Test func anIdForgottenForLackOfRoomMayStillBeInTheLogUntilItsEventLeavesTheWindow() {
-        var window = DeduplicationWindow(capacity: 100, byteLimit: 3 * DeduplicationWindow.cost(of: "id-1"))
+        var window = RememberedMessageIDs(within: .init(events: 100), byteLimit: 3 * RememberedMessageIDs.cost(of: "id-1"))
         for index in 1...5 { window.remember("id-\(index)", sequence: UInt64(index), timestamp: 0) }
-        #expect(window.original(of: "id-2") == nil)
+        #expect(window.original(of: "id-2", at: 0) == nil)
         #expect(window.mayHaveForgotten, "id-2's event is among the last 100")
         window.remember("id-110", sequence: 110, timestamp: 0)
         #expect(!window.mayHaveForgotten, "id-2's event left the last 100")
-        var trimmed = DeduplicationWindow(capacity: 100)
+        var trimmed = RememberedMessageIDs(within: .init(events: 100))
         for index in 1...5 { trimmed.remember("id-\(index)", sequence: UInt64(index), timestamp: 0) }
         #expect(!trimmed.mayHaveForgotten)
         trimmed.forgetOldest(bytes: 1)
@@ -37,23 +37,23 @@ import Testing
 }
 
 /// The window's memory: bounded in bytes per stream and over every stream, whatever the ids' lengths.
-@Suite struct DeduplicationWindowMemoryTests {
+@Suite struct RememberedMessageIDsMemoryTests {
     @Test func manyLongIdsKeepTheWindowUnderItsByteLimit() {
         let limit = 256 * 1024
-        var window = DeduplicationWindow(capacity: 10_000, byteLimit: limit)
+        var window = RememberedMessageIDs(within: .init(events: 10_000), byteLimit: limit)
         for index in 0..<10_000 {
             window.remember(String(repeating: "x", count: 120) + "\(index)", sequence: UInt64(index), timestamp: 0)
             #expect(window.bytes <= limit)
         }
         // The newest ids are remembered, the oldest forgotten first.
-        #expect(window.original(of: String(repeating: "x", count: 120) + "9999")?.sequence == 9999)
-        #expect(window.original(of: String(repeating: "x", count: 120) + "0") == nil)
-        #expect(window.count < 10_000 && window.count >= limit / (124 + DeduplicationWindow.overheadPerID))
+        #expect(window.original(of: String(repeating: "x", count: 120) + "9999", at: 0)?.sequence == 9999)
+        #expect(window.original(of: String(repeating: "x", count: 120) + "0", at: 0) == nil)
+        #expect(window.count < 10_000 && window.count >= limit / (124 + RememberedMessageIDs.overheadPerID))
     }
 
     @Test func windowsSharingABudgetCountTheirBytesInItAndGiveThemBack() {
         let shared = ByteBudget(limit: 64 * 1024)
-        var windows = (0..<3).map { _ in DeduplicationWindow(capacity: 10_000, byteLimit: 1 << 20, shared: shared) }
+        var windows = (0..<3).map { _ in RememberedMessageIDs(within: .init(events: 10_000), byteLimit: 1 << 20, shared: shared) }
         for index in 0..<500 {
             for stream in windows.indices {
                 windows[stream].remember("\(stream)-\(index)-" + String(repeating: "y", count: 100), sequence: UInt64(index), timestamp: 0)
@@ -62,8 +62,8 @@ import Testing
         #expect(shared.usedBytes == windows.reduce(0) { $0 + $1.bytes })
         #expect(shared.isOverLimit)
         let given = windows[0].forgetOldest(bytes: 10_000)
-        #expect(given >= 10_000 && windows[0].original(of: "0-0-" + String(repeating: "y", count: 100)) == nil)
-        #expect(windows[0].original(of: "0-499-" + String(repeating: "y", count: 100)) != nil)
+        #expect(given >= 10_000 && windows[0].original(of: "0-0-" + String(repeating: "y", count: 100), at: 0) == nil)
+        #expect(windows[0].original(of: "0-499-" + String(repeating: "y", count: 100), at: 0) != nil)
         #expect(shared.usedBytes == windows.reduce(0) { $0 + $1.bytes })
         for stream in windows.indices { windows[stream].forgetAll() }
         #expect(shared.usedBytes == 0)
@@ -78,10 +78,10 @@ import Testing
     }
 
     @Test func anIdLargerThanTheWholeLimitIsNotRemembered() {
-        var window = DeduplicationWindow(capacity: 10, byteLimit: 100)
+        var window = RememberedMessageIDs(within: .init(events: 10), byteLimit: 100)
         window.remember("short", sequence: 1, timestamp: 0)
         window.remember(String(repeating: "z", count: 200), sequence: 2, timestamp: 0)
-        #expect(window.original(of: "short")?.sequence == 1)
+        #expect(window.original(of: "short", at: 0)?.sequence == 1)
         #expect(window.count == 1)
         #expect(window.mayHaveForgotten, "the log keeps it, and is to be asked")
     }
