@@ -58,12 +58,31 @@ import Testing
         #expect(policy["capacity"] == nil && policy["max_age_ms"] == nil)
     }
 
+    @Test func createAndConfigSetTheStreamsDeduplicationWindow() throws {
+        let ctl = try Ctl(Self.shared)
+        let stream = uniqueStream("dedup")
+        #expect(try ctl.succeed("create", stream, "--dedup-events", "2", "--dedup-window", "10m")
+            == "created \(stream): unlimited, dedup over the last 2 events within 10m\n")
+        let window = try #require(try ctl.json("info", stream)["policy"]?["deduplication"])
+        #expect(window["events"]?.int == 2 && window["window_ms"]?.int == 600_000)
+        for index in 1...3 { try ctl.succeed("publish", stream, "event \(index)", "--message-id", "id-\(index)") }
+        #expect(try ctl.json("publish", stream, "again", "--message-id", "id-3")["duplicates"]?.int == 1)
+        #expect(try ctl.json("publish", stream, "again", "--message-id", "id-1")["duplicates"]?.int == 0, "id-1 left the last 2 events")
+        #expect(try ctl.succeed("config", stream, "--dedup-events", "0") == "configured \(stream): unlimited, no dedup (4 events retained)\n")
+        #expect(try ctl.json("publish", stream, "again", "--message-id", "id-1")["duplicates"]?.int == 0)
+        let restored = try ctl.json("config", stream, "--dedup-default")
+        #expect(restored["policy"]?["deduplication"] == nil && restored["policy"]?["summary"]?.string == "unlimited")
+        #expect(try ctl.json("publish", stream, "again", "--message-id", "id-1")["duplicates"]?.int == 1, "the default: the last 10 000")
+    }
+
     @Test func policyFlagsAreCheckedAsUsage() throws {
         let ctl = try Ctl(Self.shared)
         for arguments in [
             ["create", "p", "--capacity", "3", "--unlimited"], ["create", "p", "--capacity", "0"],
             ["create", "p", "--max-age", "soon"], ["create", "p", "--max-bytes", "lots"], ["create", "p", "--no-max-age"],
             ["config", "p"], ["config", "p", "--max-age", "1h", "--no-max-age"],
+            ["create", "p", "--dedup-window", "0s"], ["create", "p", "--dedup-window", "soon"], ["create", "p", "--dedup-events", "-1"],
+            ["create", "p", "--dedup-default"],
         ] {
             let result = try ctl.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result)")

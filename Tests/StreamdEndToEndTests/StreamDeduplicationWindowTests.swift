@@ -1,0 +1,82 @@
+import Foundation
+import StreamClient
+import StreamProtocol
+import StreamdTestSupport
+import Testing
+
+/// Each stream's own de-duplication window, through a real daemon: by count and by duration, kept
+/// across a SIGKILL, changed by `config`, and left alone by a client of an older protocol.
+@Suite struct StreamDeduplicationWindowTests {
+    @Test func aStreamsWindowByCountHoldsAcrossASigkill() async throws {
+        let daemon = try DaemonFixture()
+        let window = DeduplicationWindow(events: 3)
+        let before = try await StreamConnection.connect(socketPath: daemon.socket)
+        try await before.createStream("payments", policy: StreamPolicy(deduplication: window))
+        for index in 1...5 { _ = try await before.append(bytes("p\(index)"), to: "payments", messageID: "p\(index)") }
+        before.close()
+        #expect(daemon.stop(with: SIGKILL) == SIGKILL)
+        try daemon.start()
+        let after = try await StreamConnection.connect(socketPath: daemon.socket)
+        defer { after.close() }
+        #expect(try await after.streamInfo("payments").policy.deduplication == window)
+        let inside = try await after.append(bytes("p4"), to: "payments", messageID: "p4")
+        #expect(inside.duplicate && inside.sequence == 4, "p4's event is among the last 3: \(inside)")
+        let outside = try await after.append(bytes("p1"), to: "payments", messageID: "p1")
+        #expect(!outside.duplicate && outside.sequence == 6, "p1's event left the last 3: \(outside)")
+    }
+
+    @Test func aStreamsWindowByDurationForgetsAnIdOnceItHasPassed() async throws {
+        let daemon = try DaemonFixture()
+        let connection = try await StreamConnection.connect(socketPath: daemon.socket)
+        defer { connection.close() }
+        try await connection.createStream("short", policy: StreamPolicy(deduplication: DeduplicationWindow(duration: .seconds(2))))
+        let first = try await connection.append(bytes("x"), to: "short", messageID: "x")
+        let retried = try await connection.append(bytes("x"), to: "short", messageID: "x")
+        #expect(retried.duplicate && retried.sequence == first.sequence)
+        try await Task.sleep(for: .milliseconds(2_500))
+        let late = try await connection.append(bytes("x"), to: "short", messageID: "x")
+        #expect(!late.duplicate && late.sequence == 2, "2.5 s later the id is out of its 2 s window: \(late)")
+    }
+
+    @Test func aChangedWindowAppliesToTheNextPublish() async throws {
+        let daemon = try DaemonFixture()
+        let connection = try await StreamConnection.connect(socketPath: daemon.socket)
+        defer { connection.close() }
+        for index in 1...5 { _ = try await connection.append(bytes("a\(index)"), to: "changing", messageID: "a\(index)") }
+        #expect(try await connection.append(bytes("a3"), to: "changing", messageID: "a3").duplicate, "the default window: 10 000 events")
+        try await connection.configureStream("changing", policy: StreamPolicy(deduplication: DeduplicationWindow(events: 2)))
+        let outside = try await connection.append(bytes("a3"), to: "changing", messageID: "a3")
+        #expect(!outside.duplicate && outside.sequence == 6, "\(outside)")
+        #expect(try await connection.append(bytes("a3"), to: "changing", messageID: "a3").duplicate, "stored again, it is remembered")
+    }
+
+    /// A client that agreed on version 3 knows no window: its `config` changes what it knows and
+    /// leaves the stream's window as it was; its `create` of the stream as it is succeeds.
+    @Test func aClientOfVersion3LeavesTheWindowAsItIs() async throws {
+        let daemon = try DaemonFixture()
+        let current = try await StreamConnection.connect(socketPath: daemon.socket)
+        defer { current.close() }
+        let window = DeduplicationWindow(events: 50, duration: .seconds(600))
+        try await current.createStream("kept", policy: StreamPolicy(deduplication: window))
+        let old = try SocketClient.connected(to: daemon.socket, maxVersion: 3)
+        #expect(old.version == 3)
+        #expect(try old.request(.createStream(name: "kept", policy: StreamPolicy())) == .streamInfo(StreamInfo(name: "kept", policy: StreamPolicy())))
+        let configured = try old.request(.configureStream(name: "kept", policy: StreamPolicy(capacity: .last(100))))
+        guard case let .streamInfo(seen) = configured else { throw TestFailure("config was answered \(configured)") }
+        #expect(seen.policy == StreamPolicy(capacity: .last(100)), "in version 3's layout, without the window")
+        #expect(try await current.streamInfo("kept").policy == StreamPolicy(capacity: .last(100), deduplication: window))
+    }
+
+    @Test func aWindowWithNeitherBoundIsRefusedWithASentence() async throws {
+        let daemon = try DaemonFixture()
+        let connection = try await StreamConnection.connect(socketPath: daemon.socket)
+        defer { connection.close() }
+        let refused = await #expect(throws: StreamClientError.self) {
+            try await connection.createStream("bad", policy: StreamPolicy(deduplication: DeduplicationWindow()))
+        }
+        guard case let .server(code, message)? = refused else { throw TestFailure("not a server error: \(String(describing: refused))") }
+        #expect(code == .invalidArgument)
+        #expect(message.contains("needs a count of events, a duration or both"), "\(message)")
+        #expect(try await connection.ping() == ())
+    }
+}
