@@ -24,6 +24,14 @@ struct DeduplicationWindowConformanceTests {
         return try store.served(options: options)
     }
 
+    /// A fresh log of `store` on a clock moved by hand, holding `stream` with `window`.
+    private func served(_ store: Store, holding stream: String, window: DeduplicationWindow) throws -> (clock: ManualClock, opened: OpenedLog, log: any ServedLog) {
+        let clock = ManualClock()
+        let (opened, log) = try served(store, clock: clock)
+        try log.createStream(stream, policy: StreamPolicy(deduplication: window))
+        return (clock, opened, log)
+    }
+
     private func publish(_ log: any ServedLog, _ id: String, to stream: String) throws {
         _ = try log.append(.value, [Array(id.utf8)], messageIDs: [id], to: stream, expectingLastSequence: nil)
     }
@@ -53,10 +61,7 @@ struct DeduplicationWindowConformanceTests {
 
     @Test(arguments: Store.allCases)
     func anIdIsForgottenOnceItsWindowsDurationHasPassedHoweverFewEventsCame(store: Store) throws {
-        let clock = ManualClock()
-        let served = try served(store, clock: clock)
-        let log = served.log
-        try log.createStream("minute", policy: StreamPolicy(deduplication: DeduplicationWindow(duration: .seconds(60))))
+        let (clock, opened, log) = try served(store, holding: "minute", window: DeduplicationWindow(duration: .seconds(60)))
         try publish(log, "early", to: "minute")
         clock.advance(seconds: 40)
         try publish(log, "later", to: "minute")
@@ -69,34 +74,30 @@ struct DeduplicationWindowConformanceTests {
         }
         try publish(log, "early", to: "minute")
         #expect(try log.rememberedMessageIDs(of: "minute").map(\.sequence) == [2, 3], "published again, the id is stored anew")
+        withExtendedLifetime(opened) {}
     }
 
     @Test(arguments: Store.allCases)
     func aWindowWithBothBoundsForgetsAtWhicheverComesFirst(store: Store) throws {
-        let clock = ManualClock()
-        let served = try served(store, clock: clock)
-        let log = served.log
-        try log.createStream("both", policy: StreamPolicy(deduplication: DeduplicationWindow(events: 4, duration: .seconds(10))))
+        let (clock, opened, log) = try served(store, holding: "both", window: DeduplicationWindow(events: 4, duration: .seconds(10)))
         for index in 1...6 { try publish(log, "id-\(index)", to: "both") }
         #expect(try log.rememberedMessageIDs(of: "both").map(\.sequence) == [3, 4, 5, 6], "by count first")
         clock.advance(seconds: 11)
         try publish(log, "id-7", to: "both")
         #expect(try log.rememberedMessageIDs(of: "both").map(\.sequence) == [7], "then by age")
+        withExtendedLifetime(opened) {}
     }
 
     /// The ids that left a window leave the disk too, as publishes go on: a window by age keeps no
     /// more rows than its duration holds.
     @Test(arguments: Store.allCases)
     func idsOutOfTheWindowAreDeletedAsPublishesGoOn(store: Store) throws {
-        let clock = ManualClock()
-        let served = try served(store, clock: clock)
-        let log = served.log
-        try log.createStream("aged", policy: StreamPolicy(deduplication: DeduplicationWindow(duration: .seconds(5))))
+        let (clock, opened, log) = try served(store, holding: "aged", window: DeduplicationWindow(duration: .seconds(5)))
         for index in 1...50 {
             try publish(log, "id-\(index)", to: "aged")
             clock.advance(seconds: 1)
         }
-        let rows = try storedIDCount(of: "aged", in: served.opened, store: store)
+        let rows = try storedIDCount(of: "aged", in: opened)
         #expect(rows <= 6, "50 ids published a second apart, 5 s remembered: \(rows) rows kept")
         #expect(try log.rememberedMessageIDs(of: "aged").map(\.sequence) == Array(46...50))
     }
@@ -121,7 +122,7 @@ struct DeduplicationWindowConformanceTests {
     }
 
     /// The rows of `stream` in the store's message-id table, counted with the store's own client.
-    private func storedIDCount(of stream: String, in opened: OpenedLog, store: Store) throws -> Int {
+    private func storedIDCount(of stream: String, in opened: OpenedLog) throws -> Int {
         let log = try #require(opened.log as? any ServedLog)
         // Everything the table holds for the stream, however old: a window that never ends.
         var wide = StreamPolicy(deduplication: DeduplicationWindow(events: UInt64(Int64.max)))

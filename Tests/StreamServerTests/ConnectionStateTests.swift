@@ -27,6 +27,22 @@ import Testing
         #expect(state.received(.hello(minVersion: 1, maxVersion: 1, clientName: "c")) == .ignore)
     }
 
+    /// Before `HELLO` no layout is agreed: a known request is refused unread, whatever its body; an
+    /// unknown type is left to the reading, which names it; `HELLO` is read.
+    @Test func aKnownRequestBeforeHelloIsRefusedWithoutReadingItsBody() {
+        var state = state()
+        #expect(state.receivedFrame(ofType: ClientMessage.helloType) == nil)
+        #expect(state.receivedFrame(ofType: 0x7F) == nil)
+        guard case let .replyAndClose(.error(code, _))? = state.receivedFrame(ofType: ClientMessage.createStream(name: "s", policy: .init()).type) else {
+            Issue.record("no closing error")
+            return
+        }
+        #expect(code == .handshakeRequired && state.isClosed)
+        var open = self.state()
+        _ = open.received(.hello(minVersion: 1, maxVersion: 1, clientName: "c"))
+        #expect(open.receivedFrame(ofType: ClientMessage.ping(nonce: 1).type) == nil && open.version == 1)
+    }
+
     @Test func versionRangesWithoutTheServersVersionCloseWithUnsupportedVersion() {
         for (minimum, maximum) in [(2, 5), (0, 0), (3, 1)] as [(UInt16, UInt16)] {
             var state = state()

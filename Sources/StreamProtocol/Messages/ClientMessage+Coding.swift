@@ -1,4 +1,18 @@
 extension ClientMessage: WireMessage {
+    /// The type byte of `HELLO`, the one frame a connection may start with.
+    public static let helloType = MessageType.hello
+
+    /// Whether `type` is the type byte of a client message of some version (whatever its body).
+    public static func isKnownType(_ type: UInt8) -> Bool {
+        var nothing = WireReader([])
+        do {
+            _ = try readBody(type: type, from: &nothing)
+        } catch ProtocolError.unknownMessageType {
+            return false
+        } catch {}
+        return true
+    }
+
     public var type: UInt8 {
         switch self {
         case .hello: MessageType.hello

@@ -59,6 +59,18 @@ public struct ConnectionState: Sendable {
         return false
     }
 
+    private static let handshakeRequired = ServerMessage.error(
+        code: .handshakeRequired, message: "the first frame must be HELLO (type 0x01); the connection is closed.")
+
+    /// The action for a frame of type `type` before its body is read, or nil to read it and call
+    /// `received(_:)`: before `HELLO` no layout is agreed, so any other request is refused unread
+    /// (an unknown type is left to the reading, which names it).
+    public mutating func receivedFrame(ofType type: UInt8) -> Action? {
+        guard case .awaitingHello = phase, type != ClientMessage.helloType, ClientMessage.isKnownType(type) else { return nil }
+        phase = .closed
+        return .replyAndClose(Self.handshakeRequired)
+    }
+
     /// The action for a decoded request.
     public mutating func received(_ message: ClientMessage) -> Action {
         switch phase {
@@ -67,7 +79,7 @@ public struct ConnectionState: Sendable {
         case .awaitingHello:
             guard case let .hello(minimum, maximum, _) = message else {
                 phase = .closed
-                return .replyAndClose(.error(code: .handshakeRequired, message: "the first frame must be HELLO (type 0x01); the connection is closed."))
+                return .replyAndClose(Self.handshakeRequired)
             }
             let lowest = max(minimum, supportedVersions.lowerBound), highest = min(maximum, supportedVersions.upperBound)
             guard minimum <= maximum, lowest <= highest else {

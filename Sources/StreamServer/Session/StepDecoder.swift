@@ -114,6 +114,11 @@ struct StepDecoder: Sendable {
                     if run == nil { steps.append(.handle(.publish(try publish.message()), requestID: next.requestID)) }
                     continue
                 }
+                if let refusal = connection.receivedFrame(ofType: next.type) {
+                    closeRun()
+                    append(refusal, requestID: next.requestID, to: &steps)
+                    break
+                }
                 var body = next.body
                 body.version = connection.version
                 let message = try ClientMessage(type: next.type, body: body)

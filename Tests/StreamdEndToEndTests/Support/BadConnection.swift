@@ -33,8 +33,11 @@ struct BadConnection: Sendable {
     let bytes: [UInt8]
     let expectation: Expectation
 
+    /// The protocol version a fuzzing connection's `HELLO` agrees on; its requests are in its layouts.
+    static let version: UInt16 = 1
+
     static func hello() throws -> [UInt8] {
-        try ClientMessage.hello(minVersion: 1, maxVersion: 1, clientName: "fuzz").encoded(requestID: 1)
+        try ClientMessage.hello(minVersion: version, maxVersion: version, clientName: "fuzz").encoded(requestID: 1)
     }
 
     /// Valid requests other than `HELLO`, to break in various ways.
@@ -60,7 +63,7 @@ struct BadConnection: Sendable {
         let kind = kinds[number % kinds.count]
         let id = UInt32.random(in: 2...UInt32.max, using: &random)
         let sample = samples.randomElement(using: &random)!
-        let encodedSample = try sample.encoded(requestID: id)
+        let encodedSample = try sample.encoded(requestID: id, version: version)
         let greets = Bool.random(using: &random)
         let prefix = greets ? hello : []
         switch kind {
@@ -116,7 +119,7 @@ struct BadConnection: Sendable {
                 .endStream(stream: name, failure: nil, expectedLastSequence: nil),
                 .verify(stream: name),
             ]
-            let frame = try requests.randomElement(using: &random)!.encoded(requestID: id)
+            let frame = try requests.randomElement(using: &random)!.encoded(requestID: id, version: version)
             return BadConnection(kind: kind, greets: true, bytes: hello + frame, expectation: .answersAndStaysOpen(.invalidStreamName, requestID: id))
         case "malformed body":
             var body = Array(encodedSample[10...])
@@ -125,7 +128,7 @@ struct BadConnection: Sendable {
             case 1: body += noise(Int.random(in: 1...8, using: &random))
             default:
                 // An opt or bool tag out of range: TRUNCATE with dry_run 2..255.
-                let truncate = try ClientMessage.truncateStream(name: "fuzz", truncation: .keepLast(1), dryRun: true).encoded(requestID: id)
+                let truncate = try ClientMessage.truncateStream(name: "fuzz", truncation: .keepLast(1), dryRun: true).encoded(requestID: id, version: version)
                 body = Array(truncate[10...])
                 body[body.count - 1] = UInt8.random(in: 2...255, using: &random)
                 return BadConnection(
@@ -136,7 +139,7 @@ struct BadConnection: Sendable {
             let bad = Frame(type: encodedSample[4], requestID: id, body: body).encoded
             return BadConnection(kind: kind, greets: true, bytes: hello + bad, expectation: .closesWith(.malformedFrame, requestID: id))
         case "vanishing subscriber":
-            let subscribe = try ClientMessage.subscribe(.init(subscriptionID: 1, stream: "good", start: .all, credit: .max)).encoded(requestID: id)
+            let subscribe = try ClientMessage.subscribe(.init(subscriptionID: 1, stream: "good", start: .all, credit: .max)).encoded(requestID: id, version: version)
             return BadConnection(kind: kind, greets: true, bytes: hello + subscribe, expectation: .vanishes)
         default:  // second HELLO
             let again = try ClientMessage.hello(minVersion: 1, maxVersion: 1, clientName: "again").encoded(requestID: id)

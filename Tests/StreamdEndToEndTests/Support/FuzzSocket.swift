@@ -28,7 +28,7 @@ final class FuzzSocket {
     func next() throws -> Result<Received, End> {
         while true {
             if let frame = try decoder.next() {
-                return .success(Received(requestID: frame.requestID, message: try ServerMessage(frame)))
+                return .success(Received(requestID: frame.requestID, message: try ServerMessage(frame, version: BadConnection.version)))
             }
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = buffer.withUnsafeMutableBytes { read(client.descriptor, $0.baseAddress, $0.count) }
