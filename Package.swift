@@ -127,7 +127,7 @@ let package = Package(
         .testTarget(
             name: "StreamServerTests",
             dependencies: [
-                "StreamServer", "StreamProtocol", "EventLog", "StreamdTestSupport",
+                "StreamServer", "StreamProtocol", "EventLog", "StreamdTestSupport", "StreamClient",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

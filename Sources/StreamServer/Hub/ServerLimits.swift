@@ -1,3 +1,5 @@
+import StreamProtocol
+
 /// The limits a hub enforces on every connection it serves.
 ///
 /// Values are Sendable.
@@ -31,6 +33,9 @@ public struct ServerLimits: Sendable, Hashable {
     public var deduplicationBytesTotal: Int = 64 * 1024 * 1024
     /// The most durable consumers one stream may have.
     public var maximumConsumersPerStream: Int = 256
+    /// The protocol versions agreed in `HELLO`: all this build speaks. A narrower range makes the
+    /// server what an older daemon is to a client (tests of the client's refusals use it).
+    package var protocolVersions: ClosedRange<UInt16> = ProtocolVersions.supported
     /// The limits on connections: how many, how long they may stay silent, how much they may buffer.
     public var connections = ConnectionLimits()
 

@@ -54,7 +54,7 @@ public final class ConnectionSession: Sendable {
         inbound = Mutex(StepDecoder(
             frames: FrameDecoder(maximumLength: limits.maximumFrameLength),
             connection: ConnectionState(
-                supportedVersions: ProtocolVersions.supported,
+                supportedVersions: limits.protocolVersions,
                 maximumFrameLength: UInt32(clamping: limits.maximumFrameLength),
                 maximumSubscriptions: UInt32(clamping: limits.maximumSubscriptionsPerConnection),
                 serverName: hub.serverName),
