@@ -32,6 +32,10 @@ final class PostgresWriter: QueueCommitter {
     /// long way.
     private var contended: [String: Int] = [:]
     static let contendedBatches = 64
+    /// Whether the server's disk was full at the last commit: the storage observer hears each change once.
+    private var isFull = false {
+        didSet { if isFull != oldValue { options.storageObserver?(StorageCondition(isFull: isFull, server: address.description)) } }
+    }
     /// How many rows `known` holds before it starts over.
     static let knownLimit = 10_000
 
@@ -79,6 +83,7 @@ final class PostgresWriter: QueueCommitter {
             try commit(jobs, on: connection, into: &outcome)
         } catch {
             var failure = error as? EventLogError ?? EventLogError(.postgres, "an append failed: \(error)")
+            if failure.code == .diskFull { isFull = true }
             if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
             known = [:]
             if outcome.committing, failure.sqlState != nil, failure.sql != "COMMIT" {
@@ -109,6 +114,7 @@ final class PostgresWriter: QueueCommitter {
             for request in unanswered { request.completion(.failure(failure.naming(stream: request.stream))) }
             return
         }
+        isFull = false
         answer(outcome.refused, of: jobs)
         tail.committed(outcome.accepted.map { PostgresTail.LocalCommit(receipt: $0.receipt, kind: $0.request.kind, payloads: $0.request.payloads, stream: $0.stream) })
         guard outcome.warnings.isEmpty else {

@@ -23,7 +23,11 @@ struct PostgresFullDiskTests {
         let tablespace = "small_\(database)"
         try server.sql("CREATE TABLESPACE \(tablespace) LOCATION '\(room.path)'")
         defer { _ = try? server.sql("DROP TABLESPACE \(tablespace)") }
-        let log = try PostgresLog(PostgresAddress(url))
+        let conditions = LockedList<StorageCondition>()
+        var options = EventLogOptions()
+        options.storageObserver = { conditions.append($0) }
+        let address = try PostgresAddress(url)
+        let log = try PostgresLog(address, options: options)
         defer { log.close() }
         try log.createStream("fills", policy: StreamPolicy())
         try server.sql("ALTER TABLE streamd.blocks SET TABLESPACE \(tablespace)", database: database)
@@ -45,10 +49,18 @@ struct PostgresFullDiskTests {
         #expect(failure?.message.contains("has no room left on its disk") == true, "\(String(describing: failure))")
         #expect(failure?.stream == "fills")
         #expect(try log.streamInfo("fills")?.lastSequence == stored, "nothing of the refused append was stored")
+        let incompressible = (0..<65_536).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        #expect(throws: EventLogError.self) { try log.append(incompressible, to: "fills") }
+        #expect(conditions.all.map(\.isFull) == [true], "the observer hears the disk fill once, however many appends fail")
+        #expect(conditions.all.first?.isServer == true && conditions.all.first?.path == address.description)
+        #expect(conditions.all.first?.description.contains("has no room left on its disk: publishing is refused") == true)
 
         // Room again: the next append is stored after what was.
         try server.sql("ALTER TABLE streamd.blocks SET TABLESPACE pg_default", database: database)
         #expect(try log.append([1], to: "fills").firstSequence == stored + 1)
         #expect(try log.readAll("fills", from: .all).count == Int(stored) + 1)
+        #expect(conditions.all.map(\.isFull) == [true, false], "and that it has room again, once")
+        try log.append([2], to: "fills")
+        #expect(conditions.count == 2)
     }
 }

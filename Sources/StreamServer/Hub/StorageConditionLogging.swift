@@ -10,11 +10,14 @@ enum StorageConditionLogging {
     /// An observer for `EventLogOptions.storageObserver` that logs to `logger`.
     static func observer(_ logger: Logger) -> @Sendable (StorageCondition) -> Void {
         { condition in
-            let metadata: Logger.Metadata = [
-                "db": "\(condition.path)", "free-bytes": .stringConvertible(condition.freeBytes),
-                "database-bytes": .stringConvertible(condition.databaseBytes), "reusable-bytes": .stringConvertible(condition.reusableBytes),
-                "reserve-bytes": .stringConvertible(condition.reserveBytes),
-            ]
+            let metadata: Logger.Metadata =
+                condition.isServer
+                ? ["db": "\(condition.path)"]
+                : [
+                    "db": "\(condition.path)", "free-bytes": .stringConvertible(condition.freeBytes),
+                    "database-bytes": .stringConvertible(condition.databaseBytes), "reusable-bytes": .stringConvertible(condition.reusableBytes),
+                    "reserve-bytes": .stringConvertible(condition.reserveBytes),
+                ]
             if condition.isFull {
                 logger.warning("\(condition.description)", metadata: metadata)
             } else {
