@@ -47,10 +47,10 @@ extension PostgresLog {
     package var checksMessageIDs: Bool { true }
 
     /// The message ids `stream` keeps within its de-duplication window now, oldest first.
-    package func rememberedMessageIDs(of stream: String, among ids: [String]?) throws -> [StoredMessageID] {
+    package func rememberedMessageIDs(of stream: String, among ids: [String]?, newest limit: Int?) throws -> [StoredMessageID] {
         try pool.withConnection { connection in
             try PostgresMessageIDs.remembered(
-                by: stream, defaultEvents: options.deduplicationWindow, now: options.clock(), among: ids, on: connection)
+                by: stream, defaultEvents: options.deduplicationWindow, now: options.clock(), among: ids, newest: limit, on: connection)
         }
     }
 

@@ -174,6 +174,7 @@ final class PostgresWriter: QueueCommitter {
         let now = options.clock()
         var events: [String: [(LogEvent.Kind, [UInt8])]] = [:]
         var newIDs: [PostgresMessageIDs.Row] = []
+        var carrying = Set<Int64>()
         for (index, request) in requests.enumerated() {
             do throws(EventLogError) {
                 guard let state = states[request.stream] else {
@@ -191,11 +192,14 @@ final class PostgresWriter: QueueCommitter {
             states[request.stream] = state
             outcome.accepted.append((request, receipt, state))
             events[request.stream, default: []] += request.payloads.map { (request.kind, $0) }
+            // A window of no events keeps no id (the prune forgets what an earlier window kept).
+            let keeps = options.deduplication(of: state.policy).events != 0
+            if request.messageIDs.contains(where: { $0 != nil }) { carrying.insert(state.id) }
             for (offset, id) in request.messageIDs.enumerated() {
                 guard let id else { continue }
                 let sequence = receipt.firstSequence + UInt64(offset)
                 kept[request.stream, default: [:]][id] = StoredMessageID(id: id, sequence: sequence, timestamp: receipt.timestamp)
-                newIDs.append(PostgresMessageIDs.Row(streamID: state.id, id: id, sequence: sequence, timestamp: receipt.timestamp))
+                if keeps { newIDs.append(PostgresMessageIDs.Row(streamID: state.id, id: id, sequence: sequence, timestamp: receipt.timestamp)) }
             }
         }
         if outcome.quick, !outcome.refused.isEmpty || requests.contains(where: \.payloads.isEmpty) {
@@ -205,7 +209,8 @@ final class PostgresWriter: QueueCommitter {
             outcome = Outcome()
             return try commit(requests, on: connection, into: &outcome)
         }
-        let recordIDs = PostgresMessageIDs.recordStatements(newIDs, moved: Array(states.values), window: options.deduplication(of:), now: now)
+        let recordIDs = PostgresMessageIDs.recordStatements(
+            newIDs, carrying: carrying, moved: Array(states.values), window: options.deduplication(of:), now: now)
         var rows: [PostgresBlocks.Row] = []
         var moved: [StreamState] = []
         for name in names {

@@ -35,16 +35,16 @@ public struct DeduplicationWindow: Hashable, Sendable {
     /// What is wrong with the window, as a sentence saying what to do; nil when it can be kept.
     package var problem: String? {
         if events == nil, duration == nil {
-            return "a deduplication window needs a count of events, a duration or both (use nil for the daemon's default)."
+            return "a deduplication window needs a count of events, a duration or both; leave the window out for the daemon's default."
         }
         if let events, events > UInt64(Int64.max) {
             return "a deduplication window of \(events) events is too long to store; use at most \(Int64.max)."
         }
         if let duration, duration <= .zero {
-            return "a deduplication window's duration must be positive (use nil for no bound by age)."
+            return "a deduplication window's duration must be positive; leave it out for no bound by age."
         }
         if let duration, duration > StreamPolicy.longestMaxAge {
-            return "a deduplication window of \(duration) is too long to store; use nil for no bound by age."
+            return "a deduplication window of \(duration) is too long to store; leave the duration out for no bound by age."
         }
         return nil
     }

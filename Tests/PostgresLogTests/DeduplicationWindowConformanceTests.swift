@@ -88,6 +88,18 @@ struct DeduplicationWindowConformanceTests {
         withExtendedLifetime(opened) {}
     }
 
+    /// A reader that can hold only so many ids gets the newest of them, oldest first.
+    @Test(arguments: Store.allCases)
+    func theNewestIdsAreReadUpToACount(store: Store) throws {
+        let clock = ManualClock()
+        let (opened, log) = try served(store, clock: clock)
+        try log.createStream("many", policy: StreamPolicy())
+        for index in 1...10 { try publish(log, "id-\(index)", to: "many") }
+        #expect(try log.rememberedMessageIDs(of: "many", newest: 3).map(\.id) == ["id-8", "id-9", "id-10"])
+        #expect(try log.rememberedMessageIDs(of: "many", newest: 50).count == 10)
+        withExtendedLifetime(opened) {}
+    }
+
     /// The ids that left a window leave the disk too, as publishes go on: a window by age keeps no
     /// more rows than its duration holds.
     @Test(arguments: Store.allCases)
@@ -121,7 +133,8 @@ struct DeduplicationWindowConformanceTests {
         }
     }
 
-    /// The rows of `stream` in the store's message-id table, counted with the store's own client.
+    /// The rows of `stream` in the store's message-id table, read through the log with a window that
+    /// takes them all.
     private func storedIDCount(of stream: String, in opened: OpenedLog) throws -> Int {
         let log = try #require(opened.log as? any ServedLog)
         // Everything the table holds for the stream, however old: a window that never ends.

@@ -87,6 +87,27 @@ import Testing
         #expect(answered == [.init(sequence: 2, duplicate: true), .init(sequence: 1_000, duplicate: true), .init(sequence: 1_001)])
         #expect(try storage.log.streamInfo("ids")?.lastSequence == 1_001)
     }
+
+    /// However many ids the log keeps within a stream's window, the daemon reads no more of them than
+    /// its window's bytes hold, and asks the log about the older ones.
+    @Test func aWindowReadsOnlyTheNewestIdsItsBytesHoldAndAsksTheLogAboutOlderOnes() throws {
+        let (hub, storage) = try makeHub { $0.deduplicationWindowBytes = 16 * 1024 }
+        let client = try TestClient.connected(to: hub)
+        let entries = (0..<1_000).map { ClientMessage.PublishBatch.Entry(messageID: "id-\($0)", payload: [UInt8(truncatingIfNeeded: $0)]) }
+        guard case .publishedBatch = try client.request(.publishBatch(.init(stream: "ids", entries: entries))) else {
+            throw TestFailure("the batch failed")
+        }
+        // A change of policy has the next publish with an id read the ids again.
+        guard case .streamInfo = try client.request(.configureStream(name: "ids", policy: StreamPolicy())) else {
+            throw TestFailure("config failed")
+        }
+        let retried = try client.request(.publish(.init(stream: "ids", messageID: "id-0", payload: [0])))
+        guard case let .published(sequence, _, duplicate) = retried else { throw TestFailure("the retry failed: \(retried)") }
+        #expect(sequence == 1 && duplicate, "id-0 is older than what was read, and the log was asked")
+        let held = hub.entry(for: "ids").window.withLock { $0.count }
+        #expect(held > 0 && held <= RememberedMessageIDs.mostIDs(in: 16 * 1024), "\(held) ids read")
+        #expect(try storage.log.streamInfo("ids")?.lastSequence == 1_000)
+    }
 }
 
 extension ServerMessage {

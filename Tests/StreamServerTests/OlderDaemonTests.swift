@@ -16,7 +16,7 @@ import Testing
             return
         }
         #expect(code == .unsupportedVersion)
-        #expect(message.contains("which has no \(feature)") && message.contains("upgrade"), "\(message)")
+        #expect(message.contains("but \(feature) came with version") && message.contains("upgrade"), "\(message)")
     }
 
     @Test func aVersion3DaemonIsAskedForNoWindowNorConsumerAndServesTheRest() async throws {

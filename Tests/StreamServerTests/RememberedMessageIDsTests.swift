@@ -19,6 +19,30 @@ import Testing
         #expect(!window.mayHaveForgotten, "what left the window left the log's too")
     }
 
+    /// An id out of its window by age is stored again: its new publish is remembered in place of
+    /// the old one, and answers the next retry.
+    @Test func anIdStoredAgainAfterItsWindowPassedIsRememberedAnew() {
+        var window = RememberedMessageIDs(within: .init(duration: .seconds(3)))
+        window.remember("x", sequence: 1, timestamp: 0)
+        window.remember("y", sequence: 2, timestamp: 1_000_000)
+        #expect(window.original(of: "x", at: 3_500_000) == nil, "3.5 s after it")
+        window.remember("x", sequence: 3, timestamp: 3_500_000)
+        #expect(window.original(of: "x", at: 3_600_000) == .init(sequence: 3, timestamp: 3_500_000))
+        window.remember("z", sequence: 4, timestamp: 4_200_000)
+        #expect(window.original(of: "y", at: 4_200_000) == nil && window.original(of: "x", at: 4_200_000)?.sequence == 3)
+        #expect(window.count == 2, "y left by age; x's old entry was skipped, not counted twice")
+    }
+
+    /// Publishes without ids move the stream on: the hub tells the window, which then counts them.
+    @Test func anIdLeavesAWindowByCountAsTheStreamMovesOnWithoutIds() {
+        var window = RememberedMessageIDs(within: .init(events: 3))
+        window.remember("a", sequence: 1, timestamp: 0)
+        window.advance(to: 3)
+        #expect(window.original(of: "a", at: 0)?.sequence == 1, "the last 3 are 1...3")
+        window.advance(to: 4)
+        #expect(window.original(of: "a", at: 0) == nil && window.count == 0)
+    }
+
     @Test func anIdForgottenForLackOfRoomMayStillBeInTheLogUntilItsEventLeavesTheWindow() {
         var window = RememberedMessageIDs(within: .init(events: 100), byteLimit: 3 * RememberedMessageIDs.cost(of: "id-1"))
         for index in 1...5 { window.remember("id-\(index)", sequence: UInt64(index), timestamp: 0) }

@@ -72,6 +72,7 @@ import Testing
         #expect(try ctl.json("publish", stream, "again", "--message-id", "id-1")["duplicates"]?.int == 0)
         let restored = try ctl.json("config", stream, "--dedup-default")
         #expect(restored["policy"]?["deduplication"] == nil && restored["policy"]?["summary"]?.string == "unlimited")
+        #expect(try ctl.json("publish", stream, "again", "--message-id", "id-1")["duplicates"]?.int == 0, "no id was kept while off")
         #expect(try ctl.json("publish", stream, "again", "--message-id", "id-1")["duplicates"]?.int == 1, "the default: the last 10 000")
     }
 
@@ -82,7 +83,7 @@ import Testing
             ["create", "p", "--max-age", "soon"], ["create", "p", "--max-bytes", "lots"], ["create", "p", "--no-max-age"],
             ["config", "p"], ["config", "p", "--max-age", "1h", "--no-max-age"],
             ["create", "p", "--dedup-window", "0s"], ["create", "p", "--dedup-window", "soon"], ["create", "p", "--dedup-events", "-1"],
-            ["create", "p", "--dedup-default"],
+            ["create", "p", "--dedup-default"], ["config", "p", "--dedup-default", "--dedup-events", "5"],
         ] {
             let result = try ctl.run(arguments)
             #expect(result.status == 64, "\(arguments): \(result)")

@@ -42,6 +42,22 @@ import Testing
         try await Task.sleep(until: acknowledged + .milliseconds(3_500))
         let late = try await connection.append(bytes("x"), to: "short", messageID: "x")
         #expect(!late.duplicate && late.sequence == retried.sequence + 1, "3.5 s later the id is out of its 3 s window: \(late)")
+        let again = try await connection.append(bytes("x"), to: "short", messageID: "x")
+        #expect(again.duplicate && again.sequence == late.sequence, "stored anew, the id is remembered anew: \(again)")
+    }
+
+    /// Publishes without ids move the stream on, so an id's event leaves a window by count with them.
+    @Test func publishesWithoutIdsMoveAWindowByCount() async throws {
+        let daemon = try DaemonFixture()
+        let connection = try await StreamConnection.connect(socketPath: daemon.socket)
+        defer { connection.close() }
+        try await connection.createStream("mixed", policy: StreamPolicy(deduplication: DeduplicationWindow(events: 3)))
+        _ = try await connection.append(bytes("a"), to: "mixed", messageID: "a")
+        _ = try await connection.append(contentsOf: (1...2).map { bytes("plain \($0)") }, to: "mixed")
+        #expect(try await connection.append(bytes("a"), to: "mixed", messageID: "a").duplicate, "a is among the last 3")
+        _ = try await connection.append(bytes("plain 3"), to: "mixed")
+        let outside = try await connection.append(bytes("a"), to: "mixed", messageID: "a")
+        #expect(!outside.duplicate && outside.sequence == 5, "a's event left the last 3: \(outside)")
     }
 
     @Test func aChangedWindowAppliesToTheNextPublish() async throws {

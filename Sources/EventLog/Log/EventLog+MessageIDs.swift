@@ -5,9 +5,9 @@ extension EventLog {
 
     /// The message ids `stream` keeps within its de-duplication window (its policy's, or the last
     /// `options.deduplicationWindow` events) now, oldest first (none for a missing stream); with
-    /// `among`, only those of them. Every append acknowledged before the call is counted: the writer
+    /// `among`, only those of them; with `newest`, only the newest `limit`. Every append acknowledged before the call is counted: the writer
     /// stores what the journal holds first.
-    package func rememberedMessageIDs(of stream: String, among ids: [String]?) throws -> [StoredMessageID] {
+    package func rememberedMessageIDs(of stream: String, among ids: [String]?, newest limit: Int?) throws -> [StoredMessageID] {
         try administer(transactional: false) { writer in
             let state: StreamState
             do {
@@ -16,7 +16,8 @@ extension EventLog {
                 return []
             }
             return try MessageIDStore.remembered(
-                by: state, window: writer.options.deduplication(of: state.policy), now: writer.now(), among: ids, on: writer.connection)
+                by: state, window: writer.options.deduplication(of: state.policy), now: writer.now(), among: ids, newest: limit,
+                on: writer.connection)
         }
     }
 }

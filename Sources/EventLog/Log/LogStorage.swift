@@ -79,8 +79,9 @@ package protocol ServedLog: LogStorage {
     /// otherwise its one process checks them, reading each stream's with `rememberedMessageIDs` once.
     var checksMessageIDs: Bool { get }
     /// The message ids `stream` keeps within its de-duplication window at the time of the call, oldest
-    /// first, counting every append acknowledged before the call; with `among`, only those of them.
-    func rememberedMessageIDs(of stream: String, among ids: [String]?) throws -> [StoredMessageID]
+    /// first, counting every append acknowledged before the call; with `among`, only those of them;
+    /// with `newest`, only the newest `limit` of them.
+    func rememberedMessageIDs(of stream: String, among ids: [String]?, newest limit: Int?) throws -> [StoredMessageID]
     /// `read(_:from:_:)` for a reader that expects to take about `count` events (a subscriber filling
     /// its frames): a log that fetches blocks a page at a time sizes its first page to it.
     func read(_ stream: String, from position: StartPosition, expecting count: Int, _ body: (LogEventView) throws -> Bool) throws
@@ -109,9 +110,19 @@ package protocol ServedLog: LogStorage {
 }
 
 extension ServedLog {
-    /// All the message ids `stream` keeps (see `rememberedMessageIDs(of:among:)`).
+    /// All the message ids `stream` keeps (see `rememberedMessageIDs(of:among:newest:)`).
     package func rememberedMessageIDs(of stream: String) throws -> [StoredMessageID] {
-        try rememberedMessageIDs(of: stream, among: nil)
+        try rememberedMessageIDs(of: stream, among: nil, newest: nil)
+    }
+
+    /// Those of `ids` that `stream` keeps.
+    package func rememberedMessageIDs(of stream: String, among ids: [String]) throws -> [StoredMessageID] {
+        try rememberedMessageIDs(of: stream, among: ids, newest: nil)
+    }
+
+    /// The newest `limit` ids `stream` keeps, oldest first.
+    package func rememberedMessageIDs(of stream: String, newest limit: Int) throws -> [StoredMessageID] {
+        try rememberedMessageIDs(of: stream, among: nil, newest: limit)
     }
 }
 

@@ -37,11 +37,13 @@ enum MessageIDStore {
         window: DeduplicationWindow, now: Int64, on connection: SQLiteConnection
     ) throws(EventLogError) {
         var pruned = false
+        // A window of no events keeps no id: the prune below forgets what an earlier window kept.
+        let keeps = window.events != 0
         for append in appends where !append.ids.isEmpty {
             // Once, before the first id goes in: a commit without ids costs this walk alone.
             if !pruned { try prune(streamID: streamID, window.cutoff(lastSequence: lastSequence, now: now), on: connection) }
             pruned = true
-            for (offset, id) in append.ids.enumerated() {
+            for (offset, id) in append.ids.enumerated() where keeps {
                 guard let id else { continue }
                 let statement = try connection.statement(insertSQL)
                 statement.bind(1, streamID)
@@ -74,9 +76,10 @@ enum MessageIDStore {
     }
 
     /// The ids `state`'s stream keeps within `window` at `now`, oldest first; with `among`, only
-    /// those of them (each looked up by its key).
+    /// those of them (each looked up by its key); with `newest`, only the newest `limit`.
     static func remembered(
-        by state: StreamState, window: DeduplicationWindow, now: Int64, among ids: [String]? = nil, on connection: SQLiteConnection
+        by state: StreamState, window: DeduplicationWindow, now: Int64, among ids: [String]? = nil, newest limit: Int? = nil,
+        on connection: SQLiteConnection
     ) throws(EventLogError) -> [StoredMessageID] {
         let cutoff = window.cutoff(lastSequence: state.lastSequence, now: now)
         let after = Int64(clamping: cutoff.afterSequence)
@@ -89,12 +92,13 @@ enum MessageIDStore {
         }
         guard let ids else {
             let statement = try connection.statement(
-                "SELECT message_id, sequence, timestamp FROM message_ids WHERE stream_id = ? AND sequence > ? AND timestamp >= ? ORDER BY sequence")
+                "SELECT message_id, sequence, timestamp FROM message_ids WHERE stream_id = ? AND sequence > ? AND timestamp >= ? ORDER BY sequence DESC LIMIT ?")
             statement.bind(1, state.id)
             statement.bind(2, after)
             statement.bind(3, cutoff.sinceTimestamp)
+            statement.bind(4, Int64(limit ?? -1))
             try collect(statement)
-            return found
+            return found.reversed()
         }
         let statement = try connection.statement(
             "SELECT message_id, sequence, timestamp FROM message_ids WHERE stream_id = ? AND message_id = ? AND sequence > ? AND timestamp >= ?")

@@ -52,32 +52,36 @@ enum PostgresMessageIDs {
         StoredMessageID(id: rows.text(row, column), sequence: UInt64(max(0, rows.int64(row, column + 1))), timestamp: rows.int64(row, column + 2))
     }
 
-    /// The statements that forget, in each stream of `moved` that gets new ids, the ids that fell out
-    /// of its window (`window(policy)`) at `now`, and then store `rows`. An id stored again (published
-    /// anew once its first event left the window, so the lookup did not find it) replaces its old row.
+    /// The statements that forget, in each stream of `moved` whose appends carried ids (`carrying`),
+    /// the ids that fell out of its window (`window(policy)`) at `now`, and then store `rows`. An id
+    /// stored again (published anew once its first event left the window, so the lookup did not find
+    /// it) replaces its old row.
     static func recordStatements(
-        _ rows: [Row], moved: [StreamState], window: (StreamPolicy) -> DeduplicationWindow, now: Int64
+        _ rows: [Row], carrying: Set<Int64>, moved: [StreamState], window: (StreamPolicy) -> DeduplicationWindow, now: Int64
     ) -> [(sql: String, parameters: [PostgresValue])] {
-        guard !rows.isEmpty else { return [] }
-        let streams = Set(rows.map(\.streamID))
-        let pruned = moved.filter { streams.contains($0.id) }.map { state in
+        guard !carrying.isEmpty else { return [] }
+        let pruned = moved.filter { carrying.contains($0.id) }.map { state in
             (id: state.id, cutoff: window(state.policy).cutoff(lastSequence: state.lastSequence, now: now))
         }.filter { $0.cutoff.afterSequence > 0 || $0.cutoff.sinceTimestamp > Int64.min }
         var statements: [(sql: String, parameters: [PostgresValue])] = []
         if !pruned.isEmpty {
             // By age: timestamps never decrease within a stream, so every id before the first young
-            // one in sequence order is old; the walk along the sequence index stops there.
+            // one in sequence order is old; the walk along the sequence index stops there, once per
+            // stream (the cut is materialized before the delete uses it).
             statements.append((
                 """
-                DELETE FROM streamd.message_ids m USING unnest($1::int8[], $2::int8[], $3::int8[]) AS p (id, upto, since)
-                WHERE m.stream_id = p.id AND m.sequence <= CASE WHEN p.since = \(Int64.min) THEN p.upto ELSE greatest(p.upto, coalesce(
-                    (SELECT y.sequence - 1 FROM streamd.message_ids y WHERE y.stream_id = p.id AND y.ts >= p.since ORDER BY y.sequence LIMIT 1),
-                    \(Int64.max))) END
+                WITH cut AS MATERIALIZED (
+                    SELECT p.id, CASE WHEN p.since = \(Int64.min) THEN p.upto ELSE greatest(p.upto, coalesce(
+                        (SELECT y.sequence - 1 FROM streamd.message_ids y WHERE y.stream_id = p.id AND y.ts >= p.since ORDER BY y.sequence LIMIT 1),
+                        \(Int64.max))) END AS upto
+                    FROM unnest($1::int8[], $2::int8[], $3::int8[]) AS p (id, upto, since))
+                DELETE FROM streamd.message_ids m USING cut WHERE m.stream_id = cut.id AND m.sequence <= cut.upto
                 """,
                 [.int64Array(pruned.map(\.id)), .int64Array(pruned.map { Int64(clamping: $0.cutoff.afterSequence) }),
                  .int64Array(pruned.map(\.cutoff.sinceTimestamp))]
             ))
         }
+        guard !rows.isEmpty else { return statements }
         statements.append((
             """
             INSERT INTO streamd.message_ids (stream_id, message_id, sequence, ts) SELECT * FROM unnest($1::int8[], $2::text[], $3::int8[], $4::int8[])
@@ -89,18 +93,18 @@ enum PostgresMessageIDs {
     }
 
     /// The ids `stream` keeps within its window at `now`, oldest first; with `among`, only those of
-    /// them.
+    /// them; with `newest`, only the newest `limit`.
     static func remembered(
-        by stream: String, defaultEvents: Int, now: Int64, among ids: [String]?, on connection: PostgresConnection
+        by stream: String, defaultEvents: Int, now: Int64, among ids: [String]?, newest limit: Int?, on connection: PostgresConnection
     ) throws(EventLogError) -> [StoredMessageID] {
         let rows = try connection.execute(
             """
             SELECT m.message_id, m.sequence, m.ts FROM streamd.message_ids m JOIN streamd.streams s ON s.id = m.stream_id
             WHERE s.name = $1 AND \(withinWindow(defaultEvents: "$2", now: "$4"))
-                AND ($3::text[] IS NULL OR m.message_id = ANY($3::text[])) ORDER BY m.sequence
+                AND ($3::text[] IS NULL OR m.message_id = ANY($3::text[])) ORDER BY m.sequence DESC LIMIT $5
             """,
-            [.text(stream), .int64(Int64(defaultEvents)), ids.map { .textArray($0) } ?? .null, .int64(now)])
-        return (0..<rows.count).map { stored(rows, $0, from: 0) }
+            [.text(stream), .int64(Int64(defaultEvents)), ids.map { .textArray($0) } ?? .null, .int64(now), .optional(limit.map { Int64($0) })])
+        return (0..<rows.count).reversed().map { stored(rows, $0, from: 0) }
     }
 }
 

@@ -1,4 +1,3 @@
-import StreamModel
 import StreamProtocol
 
 extension StreamConnection {
@@ -10,6 +9,6 @@ extension StreamConnection {
         guard protocolVersion < version else { return }
         throw StreamClientError.server(
             code: .unsupportedVersion,
-            message: "the daemon speaks protocol version \(protocolVersion), which has no \(feature) (it came with version \(version), in streamd \(StreamdVersion.current)); \(advice)")
+            message: "the daemon speaks protocol version \(protocolVersion), but \(feature) came with version \(version); \(advice)")
     }
 }

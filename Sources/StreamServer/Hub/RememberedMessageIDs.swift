@@ -11,7 +11,9 @@ import EventLog
 /// from what it kept (`load`, which also sets the bounds), so a restart forgets none; and an id
 /// forgotten for lack of room while its event may still be among the last `events` is still in the
 /// log, which the hub asks whenever `mayHaveForgotten` says so. Call `forgetAll()` before dropping a
-/// window, to give its bytes back to `shared`, and when its stream's window changes.
+/// window, to give its bytes back to `shared`, and when its stream's window changes. Publishes
+/// without ids move the window too: the hub tells it the stream's last sequence (`advance`) before
+/// it answers.
 /// A value type; the hub keeps it under the stream's lock.
 struct RememberedMessageIDs {
     struct Original: Equatable {
@@ -28,13 +30,16 @@ struct RememberedMessageIDs {
     let byteLimit: Int
     private let shared: ByteBudget?
     private var originals: [String: Original] = [:]
-    private var order: [String] = []
+    /// The ids in the order they were remembered, with the sequence each had then: an id stored again
+    /// (after it left the window) has a newer entry, and its older one is skipped.
+    private var order: [(id: String, sequence: UInt64)] = []
     private var oldest = 0
     /// The bytes the remembered ids cost, as `overheadPerID` counts them.
     private(set) var bytes = 0
     /// Whether the ids the log kept were loaded.
     private(set) var isLoaded = false
-    /// The latest sequence whose id was forgotten for lack of room (0: none), and the latest remembered.
+    /// The latest sequence whose id was forgotten for lack of room (0: none), and the stream's last
+    /// sequence as far as this window knows.
     private var forgottenForRoom: UInt64 = 0
     private var latest: UInt64 = 0
 
@@ -47,10 +52,16 @@ struct RememberedMessageIDs {
     /// The number of ids remembered.
     var count: Int { originals.count }
 
+    /// More ids than a window of `byteLimit` bytes can hold (each costs more than `overheadPerID`):
+    /// what loading reads of the log at most.
+    static func mostIDs(in byteLimit: Int) -> Int { max(1, byteLimit / overheadPerID) }
+
     /// The original publish of `id`, if it is remembered and still within the window at `now`
-    /// (microseconds since the epoch).
+    /// (microseconds since the epoch), the stream having reached the last sequence `advance` gave.
     func original(of id: String, at now: Int64) -> Original? {
-        guard let original = originals[id], original.timestamp >= bounds.cutoff(lastSequence: latest, now: now).sinceTimestamp else { return nil }
+        guard let original = originals[id], !Self.passed(original.sequence, latest, bounds),
+            original.timestamp >= bounds.cutoff(lastSequence: latest, now: now).sinceTimestamp
+        else { return nil }
         return original
     }
 
@@ -68,11 +79,19 @@ struct RememberedMessageIDs {
         isLoaded = true
     }
 
+    /// Learns that the stream reached `lastSequence` (publishes without ids move it too), forgetting
+    /// the ids whose events left the window by count.
+    mutating func advance(to lastSequence: UInt64) {
+        latest = max(latest, lastSequence)
+        while let first = front(), Self.passed(first.original.sequence, latest, bounds) { forgetOldest(forRoom: false) }
+    }
+
     /// Remembers that `id` was stored as `sequence` at `timestamp` (after every id remembered before),
-    /// forgetting the oldest ids as needed.
+    /// forgetting the oldest ids as needed; an id remembered from an earlier publish (it had left the
+    /// window when it was stored again) takes its new sequence and timestamp.
     mutating func remember(_ id: String, sequence: UInt64, timestamp: Int64) {
+        guard bounds.events != 0 else { return }
         let cost = Self.cost(of: id)
-        guard bounds.events != 0, originals[id] == nil else { return }
         latest = max(latest, sequence)
         guard cost <= byteLimit else {
             // Too large to hold at all: forgotten at once, for lack of room.
@@ -80,19 +99,21 @@ struct RememberedMessageIDs {
             return
         }
         let since = bounds.cutoff(lastSequence: sequence, now: timestamp).sinceTimestamp
-        while let first = order.dropFirst(oldest).first.flatMap({ originals[$0] }) {
-            let passed = Self.passed(first.sequence, sequence, bounds) || first.timestamp < since
-            guard passed || bytes + cost > byteLimit else { break }
+        while let first = front() {
+            let passed = Self.passed(first.original.sequence, sequence, bounds) || first.original.timestamp < since
+            guard passed || (originals[id] == nil && bytes + cost > byteLimit) else { break }
             forgetOldest(forRoom: !passed)
         }
-        shared?.force(cost)
+        if originals[id] == nil {
+            shared?.force(cost)
+            bytes += cost
+        }
         originals[id] = Original(sequence: sequence, timestamp: timestamp)
-        order.append(id)
-        bytes += cost
+        order.append((id, sequence))
     }
 
-    /// Whether `sequence` left a window of `bounds` once the stream reached `latest`: the window then
-    /// holds the sequences after `latest - events`, and `latest` itself is about to take a place.
+    /// Whether `sequence` is out of a window of `bounds` over a stream whose last sequence is
+    /// `latest`: the window holds the sequences after `latest - events`.
     private static func passed(_ sequence: UInt64, _ latest: UInt64, _ bounds: DeduplicationWindow) -> Bool {
         guard let events = bounds.events else { return false }
         return latest >= sequence && latest - sequence >= events
@@ -120,9 +141,19 @@ struct RememberedMessageIDs {
         return before - bytes
     }
 
+    /// The oldest id still remembered, skipping (and dropping) entries of ids remembered again since.
+    private mutating func front() -> (id: String, original: Original)? {
+        while oldest < order.count {
+            let (id, sequence) = order[oldest]
+            if let original = originals[id], original.sequence == sequence { return (id, original) }
+            oldest += 1
+        }
+        return nil
+    }
+
     private mutating func forgetOldest(forRoom: Bool) {
-        let id = order[oldest]
-        if forRoom { forgottenForRoom = max(forgottenForRoom, originals[id]!.sequence) }
+        guard let (id, original) = front() else { return }
+        if forRoom { forgottenForRoom = max(forgottenForRoom, original.sequence) }
         oldest += 1
         originals[id] = nil
         let cost = Self.cost(of: id)

@@ -24,6 +24,8 @@ extension StreamHub {
             // Another connection created it first with another policy.
             throw ServerError(.streamExists, "a stream named \"\(name)\" was just created with another policy.")
         }
+        // A publish with an id may have read the window of the stream not made yet (the default).
+        reloadWindow(of: name)
         return served(created)
     }
 
@@ -31,9 +33,14 @@ extension StreamHub {
     func configureStream(_ name: String, policy: StreamPolicy) throws -> StreamInfo {
         try StreamName.validate(name)
         let info = try log.updatePolicy(of: name, to: policy)
-        // The remembered ids are read again, within the new window, by the next publish that has one.
-        streams.withLock { $0[name] }?.window.withLock { $0.forgetAll() }
+        reloadWindow(of: name)
         return served(info)
+    }
+
+    /// Has the next publish with an id to `name` read the remembered ids again, within the stream's
+    /// window as the log now keeps it.
+    private func reloadWindow(of name: String) {
+        streams.withLock { $0[name] }?.window.withLock { $0.forgetAll() }
     }
 
     /// What `name` holds, with the daemon's own figures.
@@ -75,6 +82,7 @@ extension StreamHub {
             entry.committing.wait()
             try log.deleteStream(name)
             window.forgetAll()
+            entry.lastSequence.store(0, ordering: .relaxed)
             entry.exists.store(false, ordering: .releasing)
         }
         activity.forget(name)

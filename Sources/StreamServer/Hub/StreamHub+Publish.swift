@@ -43,9 +43,15 @@ extension StreamHub {
             entry.committing.wait()
             let windowAnswers = !log.checksMessageIDs
             if windowAnswers, !window.isLoaded, submissions.contains(where: { $0.messageID != nil }) {
-                let policy = try log.catalogEntry(stream)?.policy ?? StreamPolicy()
-                window.load(try log.rememberedMessageIDs(of: stream), within: log.options.deduplication(of: policy))
+                let row = try log.catalogEntry(stream)
+                row.map { entry.committed(through: $0.lastSequence) }
+                // However long the stream's window, a load reads no more ids than the window's bytes
+                // could hold; when there are that many, some do not fit, so the window says it forgot
+                // for lack of room and the log is asked about older ones (`mayHaveForgotten`).
+                let stored = try log.rememberedMessageIDs(of: stream, newest: RememberedMessageIDs.mostIDs(in: limits.deduplicationWindowBytes))
+                window.load(stored, within: log.options.deduplication(of: row?.policy ?? StreamPolicy()))
             }
+            window.advance(to: entry.lastSequence.load(ordering: .relaxed))
             let now = log.options.clock()
             var outcomes = [(entry: ServerMessage.PublishedEntry, timestamp: Int64)?](repeating: nil, count: submissions.count)
             var fresh: [Int] = []
@@ -90,6 +96,7 @@ extension StreamHub {
                     fresh = fresh.indices.filter { error.duplicates[$0] == nil }.map { fresh[$0] }
                     continue
                 }
+                entry.committed(through: receipt.lastSequence)
                 for (index, slot) in fresh.enumerated() {
                     let sequence = receipt.firstSequence + UInt64(index)
                     outcomes[slot] = (.init(sequence: sequence), receipt.timestamp)
@@ -119,8 +126,10 @@ extension StreamHub {
         return try entry.window.withLock { _ in
             entry.committing.wait()
             let (kind, payload) = failure.map { (LogEvent.Kind.failed, Array($0.utf8)) } ?? (.completed, [])
-            return try appendCreatingStream(
+            let receipt = try appendCreatingStream(
                 kind, [payload], messageIDs: [], to: stream, expecting: expectedLastSequence, otherwise: "the stream was not ended")
+            entry.committed(through: receipt.lastSequence)
+            return receipt
         }
     }
 
@@ -167,6 +176,8 @@ extension StreamHub {
         // an event loop handing over publishes never blocks on fsync.
         let commitHere = log.options.durability == .normal
         log.append(contentsOf: payloads, to: stream, commitOnCallingThreadIfIdle: commitHere) { result in
+            // Before the count goes down: a de-duplicated publish waiting for it then sees the sequence.
+            if case let .success(receipt) = result { entry.committed(through: receipt.lastSequence) }
             entry.committing.leave()
             switch result {
             case .success:

@@ -149,6 +149,14 @@ final class StreamEntry: Sendable {
     let committing = DispatchGroup()
     /// Whether the stream is known to exist, so an unconditional publish need not ask the catalog.
     let exists = Atomic<Bool>(false)
+    /// The last sequence this daemon saw committed to the stream (0 after a delete): the window's
+    /// count bound moves with every publish, with message ids or without.
+    let lastSequence = Atomic<UInt64>(0)
+
+    /// Notes that the stream reached `sequence`.
+    func committed(through sequence: UInt64) {
+        lastSequence.max(sequence, ordering: .relaxed)
+    }
 
     init(window: RememberedMessageIDs) {
         self.window = Mutex(window)

@@ -10,6 +10,9 @@ final class BenchSocket: @unchecked Sendable {
     private var decoder = FrameDecoder(maximumLength: Int(UInt32.max))
     private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
     private var nextRequestID: UInt32 = 1
+    /// The protocol version the daemon's `WELCOME` agreed (the newest before it), in whose layouts
+    /// requests are written and replies read.
+    private var version = ProtocolVersions.newest
 
     /// Connects to `path` and completes the handshake, speaking protocol `version`.
     init(path: String, version: UInt16 = 1) throws {
@@ -44,7 +47,7 @@ final class BenchSocket: @unchecked Sendable {
     @discardableResult
     func send(_ message: ClientMessage) throws -> UInt32 {
         let id = takeRequestID()
-        try write(try message.encoded(requestID: id))
+        try write(try message.encoded(requestID: id, version: version))
         return id
     }
 
@@ -75,14 +78,14 @@ final class BenchSocket: @unchecked Sendable {
     /// The next frame already received, without reading the socket.
     func nextBuffered() throws -> (requestID: UInt32, message: ServerMessage)? {
         guard let frame = try decoder.next() else { return nil }
-        return (frame.requestID, try ServerMessage(frame))
+        return (frame.requestID, try message(of: frame))
     }
 
     /// Every whole frame buffered; reads once (blocking) first if none is.
     func readFrames() throws -> [(requestID: UInt32, message: ServerMessage)] {
         var frames: [(UInt32, ServerMessage)] = []
         while frames.isEmpty {
-            while let frame = try decoder.next() { frames.append((frame.requestID, try ServerMessage(frame))) }
+            while let frame = try decoder.next() { frames.append((frame.requestID, try message(of: frame))) }
             if frames.isEmpty { try fill() }
         }
         return frames
@@ -108,6 +111,13 @@ final class BenchSocket: @unchecked Sendable {
             if requestID == id, case .events = reply { continue }
             if requestID == id { return reply }
         }
+    }
+
+    /// The message `frame` carries, read in the agreed version's layout (a `WELCOME` sets it).
+    private func message(of frame: Frame) throws -> ServerMessage {
+        let message = try ServerMessage(frame, version: version)
+        if case let .welcome(agreed, _, _, _) = message { version = agreed }
+        return message
     }
 }
 

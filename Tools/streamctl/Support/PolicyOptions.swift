@@ -55,6 +55,9 @@ struct PolicyOptions: ParsableArguments {
         if maxBytes != nil, noMaxBytes { throw ValidationError("--max-bytes and --no-max-bytes exclude each other.") }
         if let maxAge { _ = try Parsing.milliseconds(maxAge, option: "--max-age") }
         if let maxBytes { _ = try Parsing.bytes(maxBytes, option: "--max-bytes") }
+        if dedupDefault, dedupEvents != nil || dedupWindow != nil {
+            throw ValidationError("--dedup-default excludes --dedup-events and --dedup-window (give those alone to set the stream's own window).")
+        }
         if let dedupWindow, try Parsing.milliseconds(dedupWindow, option: "--dedup-window") == 0 {
             throw ValidationError("--dedup-window must be longer than 0 (use --dedup-events 0 to recognise no retries).")
         }
