@@ -22,8 +22,8 @@ extension StreamHub {
     /// returns once they are committed.
     ///
     /// An id the stream keeps within its de-duplication window (its policy's, or the last
-    /// `limits.deduplicationWindow` events) is not stored again: its entry carries the original sequence and `duplicate`. An id repeated inside the batch
-    /// is stored once. Duplicates are resolved before `expectedLastSequence` is checked, so a retried
+    /// `limits.deduplicationWindow` events) is not stored again: its entry carries the original
+    /// sequence and `duplicate`. An id repeated inside the batch is stored once. Duplicates are resolved before `expectedLastSequence` is checked, so a retried
     /// conditional publish that was stored the first time gets its original sequence rather than
     /// `wrong_last_sequence`.
     ///
@@ -44,11 +44,12 @@ extension StreamHub {
             let windowAnswers = !log.checksMessageIDs
             if windowAnswers, !window.isLoaded, submissions.contains(where: { $0.messageID != nil }) {
                 let row = try log.catalogEntry(stream)
-                row.map { entry.committed(through: $0.lastSequence) }
+                if let row { entry.committed(through: row.lastSequence) }
                 // However long the stream's window, a load reads no more ids than the window's bytes
                 // could hold; when there are that many, some do not fit, so the window says it forgot
                 // for lack of room and the log is asked about older ones (`mayHaveForgotten`).
-                let stored = try log.rememberedMessageIDs(of: stream, newest: RememberedMessageIDs.mostIDs(in: limits.deduplicationWindowBytes))
+                let most = RememberedMessageIDs.mostIDs(in: limits.deduplicationWindowBytes)
+                let stored = try log.rememberedMessageIDs(of: stream, newest: most)
                 window.load(stored, within: log.options.deduplication(of: row?.policy ?? StreamPolicy()))
             }
             window.advance(to: entry.lastSequence.load(ordering: .relaxed))
