@@ -89,6 +89,26 @@ import Testing
         #expect(try await current.streamInfo("kept").policy == StreamPolicy(capacity: .last(100), deduplication: window))
     }
 
+    /// A version-3 `config` reads the window it keeps and writes it back; one of version 4 racing
+    /// with it must still win whichever goes first: both orders end with the version-4 window.
+    @Test func aVersion3ConfigRacingAVersion4OneNeverUndoesItsWindow() throws {
+        let daemon = try DaemonFixture()
+        let old = try SocketClient.connected(to: daemon.socket, maxVersion: 3)
+        let current = try SocketClient.connected(to: daemon.socket, maxVersion: 4)
+        _ = try current.request(.createStream(name: "raced", policy: StreamPolicy()))
+        let clients = [old, current]
+        for round in 1...150 {
+            let window = DeduplicationWindow(events: UInt64(round))
+            DispatchQueue.concurrentPerform(iterations: 2) { side in
+                let policy = side == 0 ? StreamPolicy(capacity: .last(round)) : StreamPolicy(deduplication: window)
+                _ = try? clients[side].request(.configureStream(name: "raced", policy: policy))
+            }
+            guard case let .streamInfo(info) = try current.request(.getStreamInfo(name: "raced")) else { throw TestFailure("no info") }
+            #expect(info.policy.deduplication == window, "round \(round): \(info.policy)")
+            if info.policy.deduplication != window { break }
+        }
+    }
+
     @Test func aWindowWithNeitherBoundIsRefusedWithASentence() async throws {
         let daemon = try DaemonFixture()
         let connection = try await StreamConnection.connect(socketPath: daemon.socket)

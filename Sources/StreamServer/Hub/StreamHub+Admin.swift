@@ -3,10 +3,14 @@ import StreamProtocol
 
 extension StreamHub {
     /// Creates `name` with `policy`; creating an existing stream with the same policy returns it.
-    func createStream(_ name: String, policy wanted: StreamPolicy) throws -> StreamInfo {
+    /// With `keepingWindow` (a client older than protocol version 4, whose policies have no
+    /// de-duplication window), an existing stream's window is not compared.
+    func createStream(_ name: String, policy: StreamPolicy, keepingWindow: Bool = false) throws -> StreamInfo {
         try StreamName.validate(name)
-        try wanted.validate(stream: name)
+        try policy.validate(stream: name)
         if let existing = try log.streamInfo(name) {
+            var wanted = policy
+            if keepingWindow { wanted.deduplication = existing.policy.deduplication }
             guard existing.policy == wanted else {
                 throw ServerError(
                     .streamExists,
@@ -16,11 +20,11 @@ extension StreamHub {
         }
         let created: StreamInfo
         do {
-            created = try log.describe(ensureStreamWithinLimit(name, policy: wanted))
+            created = try log.describe(ensureStreamWithinLimit(name, policy: policy))
         } catch let error as EventLogError where error.code == .streamExists {
-            return try createStream(name, policy: wanted)
+            return try createStream(name, policy: policy, keepingWindow: keepingWindow)
         }
-        guard created.policy == wanted else {
+        guard created.policy == policy else {
             // Another connection created it first with another policy.
             throw ServerError(.streamExists, "a stream named \"\(name)\" was just created with another policy.")
         }
@@ -29,12 +33,24 @@ extension StreamHub {
         return served(created)
     }
 
-    /// Replaces the policy of `name`, applying its retention at once.
-    func configureStream(_ name: String, policy: StreamPolicy) throws -> StreamInfo {
+    /// Replaces the policy of `name`, applying its retention at once; with `keepingWindow` (a client
+    /// older than protocol version 4, whose policies have no de-duplication window), the stream keeps
+    /// its window.
+    func configureStream(_ name: String, policy: StreamPolicy, keepingWindow: Bool = false) throws -> StreamInfo {
         try StreamName.validate(name)
-        let info = try log.updatePolicy(of: name, to: policy)
-        reloadWindow(of: name)
-        return served(info)
+        // A missing stream gets no lock of its own: the log refuses it.
+        guard try log.catalogEntry(name) != nil else { return served(try log.updatePolicy(of: name, to: policy)) }
+        let entry = entry(for: name)
+        // Under the stream's lock: no other configuration through this daemon comes between reading the
+        // window kept and writing it, and the next publish with an id reads the ids again, within the
+        // window as the log then keeps it.
+        return served(try entry.window.withLock { window in
+            var policy = policy
+            if keepingWindow { policy.deduplication = try log.catalogEntry(name)?.policy.deduplication }
+            let info = try log.updatePolicy(of: name, to: policy)
+            window.forgetAll()
+            return info
+        })
     }
 
     /// Has the next publish with an id to `name` read the remembered ids again, within the stream's

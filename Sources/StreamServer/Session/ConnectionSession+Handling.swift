@@ -51,14 +51,12 @@ extension ConnectionSession {
             else { throw unknownSubscription(id) }
             return nil
         case let .createStream(name, policy):
-            let policy = try keepingWindow(policy, of: name)
-            let info = try hub.createStream(name, policy: policy)
-            auditChange("create", stream: name, detail: policy.auditDetail)
+            let info = try hub.createStream(name, policy: policy, keepingWindow: speaksWithoutWindows)
+            auditChange("create", stream: name, detail: info.policy.auditDetail)
             return .streamInfo(info)
         case let .configureStream(name, policy):
-            let policy = try keepingWindow(policy, of: name)
-            let info = try hub.configureStream(name, policy: policy)
-            auditChange("config", stream: name, detail: policy.auditDetail)
+            let info = try hub.configureStream(name, policy: policy, keepingWindow: speaksWithoutWindows)
+            auditChange("config", stream: name, detail: info.policy.auditDetail)
             return .streamInfo(info)
         case let .getStreamInfo(name):
             return .streamInfo(try hub.streamInfo(name))
@@ -200,14 +198,9 @@ extension ConnectionSession {
         subscription.activate()
     }
 
-    /// `policy` as a client older than version 4 meant it: its wire form has no de-duplication window,
-    /// so the stream keeps the one it has (a missing stream gets the default).
-    private func keepingWindow(_ policy: StreamPolicy, of stream: String) throws -> StreamPolicy {
-        guard protocolVersion < ProtocolVersions.deduplicationWindows, let existing = try hub.log.catalogEntry(stream) else { return policy }
-        var policy = policy
-        policy.deduplication = existing.policy.deduplication
-        return policy
-    }
+    /// Whether the client's policies have no de-duplication window (it agreed on a version older
+    /// than 4), so a stream keeps the one it has (a missing stream gets the default).
+    private var speaksWithoutWindows: Bool { protocolVersion < ProtocolVersions.deduplicationWindows }
 
     private func unknownSubscription(_ id: UInt32) -> ServerError {
         ServerError(.subscriptionNotFound, "no live subscription with id \(id) on this connection.")
