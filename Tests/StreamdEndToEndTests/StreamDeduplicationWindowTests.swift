@@ -40,10 +40,13 @@ import Testing
             #expect(retried.duplicate && retried.sequence == first.sequence, "\(retried)")
         }
         try await Task.sleep(until: acknowledged + .milliseconds(3_500))
+        let lateSent = ContinuousClock.now
         let late = try await connection.append(bytes("x"), to: "short", messageID: "x")
         #expect(!late.duplicate && late.sequence == retried.sequence + 1, "3.5 s later the id is out of its 3 s window: \(late)")
         let again = try await connection.append(bytes("x"), to: "short", messageID: "x")
-        #expect(again.duplicate && again.sequence == late.sequence, "stored anew, the id is remembered anew: \(again)")
+        if ContinuousClock.now - lateSent < .seconds(3) {
+            #expect(again.duplicate && again.sequence == late.sequence, "stored anew, the id is remembered anew: \(again)")
+        }
     }
 
     /// Publishes without ids move the stream on, so an id's event leaves a window by count with them.
