@@ -60,6 +60,9 @@ public final class PostgresLog: Sendable {
         thread.start()
     }
 
+    /// Whether its commits ring `NOTIFY streamd`: only while another process listens (see `PostgresTail`).
+    package var ringsForOthers: Bool { tail.ringsForOthers }
+
     /// Removes the streamd tables of the database `address` names, and with them every stream: for
     /// `streambench --db`, which starts each run on empty tables. No log may be open on it.
     package static func removeTables(_ address: PostgresAddress) throws {

@@ -15,12 +15,23 @@ import Synchronization
 /// - a look at the watched streams' rows every `pollInterval`, and at once after the listening
 ///   connection was lost and made again, for notifications that never came.
 /// It runs on a thread of its own, woken through a pipe or by the listening socket.
+///
+/// A writer rings only while another process listens (`ringsForOthers`): a daemon alone on its
+/// database spares each commit the notification and the two wake-ups it costs (the listening server
+/// process, then this thread). Every listening connection holds a shared advisory lock, so the tail
+/// counts the others in `pg_locks` at each look while it rings, and stops when none is left; a
+/// connection that starts listening rings once, and any notification from another process makes the
+/// tail ring again at once. A commit made in between (by a process that had not heard the newcomer
+/// yet) is found by the newcomer's next look, or with the next notification, which says "look" for
+/// everything after what it delivered.
 /// Thread-safety: Sendable; its state sits behind a Mutex and its thread alone delivers.
 final class PostgresTail: Sendable {
     /// The notification channel every commit rings.
     static let channel = "streamd"
     /// How often the tail looks at the watched streams' rows without being told.
     static let pollInterval: Duration = .milliseconds(500)
+    /// The advisory lock (`'STRL'`) each listening connection holds shared, to be counted.
+    static let listenerKey: Int64 = 0x5354_524C
 
     private struct Watch {
         var streamID: Int64
@@ -54,6 +65,8 @@ final class PostgresTail: Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let done = DispatchSemaphore(value: 0)
+    /// Whether another process may listen: true unless this tail, listening, counted none.
+    private let othersListen = Atomic<Bool>(true)
 
     init(address: PostgresAddress, observers: AppendObservers, pool: PostgresConnectionPool) throws(EventLogError) {
         self.address = address
@@ -76,6 +89,9 @@ final class PostgresTail: Sendable {
         let (sql, parameters) = notifyStatement(streams)
         try connection.execute(sql, parameters)
     }
+
+    /// Whether this process's commits ring: another process listens, or the tail cannot tell.
+    var ringsForOthers: Bool { othersListen.load(ordering: .relaxed) }
 
     /// The statement `notify(_:on:)` runs.
     static func notifyStatement(_ streams: [StreamState]) -> (sql: String, parameters: [PostgresValue]) {
@@ -137,6 +153,9 @@ final class PostgresTail: Sendable {
         var nextPoll = ContinuousClock.now
         var nextConnect = ContinuousClock.now
         while true {
+            if listener == nil || listener?.isOpen == false {
+                othersListen.store(true, ordering: .relaxed)
+            }
             if listener == nil || listener?.isOpen == false, ContinuousClock.now >= nextConnect {
                 listener = try? listen()
                 nextConnect = ContinuousClock.now + .seconds(1)
@@ -157,20 +176,42 @@ final class PostgresTail: Sendable {
             if state.withLock({ $0.closed }) { return }
             if let listener, let heard = try? listener.notifications() {
                 let writer = state.withLock { $0.writer }
-                for (_, payload, sender) in heard where sender != writer { markStale(payload) }
+                for (_, payload, sender) in heard where sender != writer && sender != listener.backendPID {
+                    othersListen.store(true, ordering: .relaxed)
+                    markStale(payload)
+                }
             }
             if ContinuousClock.now >= nextPoll {
                 markStaleFromRows()
+                countOthers(on: listener)
                 nextPoll = ContinuousClock.now + Self.pollInterval
             }
             deliver()
         }
     }
 
+    /// Listens on a new connection, holds the listeners' lock there, and rings once for the processes
+    /// that stopped ringing while they were alone.
     private func listen() throws(EventLogError) -> PostgresConnection {
         let connection = try PostgresConnection(address, name: "streamd listener")
         try connection.execute("LISTEN \(Self.channel)")
+        try connection.execute("SELECT pg_advisory_lock_shared($1)", [.int64(Self.listenerKey)])
+        try connection.execute("SELECT pg_notify($1, '')", [.text(Self.channel)])
         return connection
+    }
+
+    /// Counts the other listening connections, so the writer stops ringing once none is left; a
+    /// tail not listening cannot tell, and rings.
+    private func countOthers(on listener: PostgresConnection?) {
+        guard othersListen.load(ordering: .relaxed) else { return }
+        guard let listener, listener.isOpen else { return }
+        let others = try? listener.execute(
+            """
+            SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+                AND classid::int8 = $1 AND objid::int8 = $2 AND objsubid = 1
+            """,
+            [.int64(Self.listenerKey >> 32), .int64(Self.listenerKey & 0xFFFF_FFFF)])
+        if let others, others.int64(0, 0) == 0 { othersListen.store(false, ordering: .relaxed) }
     }
 
     /// Marks the watched streams a notification names (all of them for `*`).

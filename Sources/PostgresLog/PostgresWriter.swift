@@ -7,17 +7,21 @@ import StreamModel
 /// One batch: lock the rows of its streams (in name order) and read which of its message ids they
 /// keep, check each append's ids and then check and number it as the SQLite log would, frame and
 /// compress each stream's new events into blocks, apply the streams' capacity and byte limits, insert
-/// the blocks and the new ids, move the rows, and notify `streamd` with the streams that moved; then
+/// the blocks and the new ids, move the rows, and notify `streamd` with the streams that moved (when
+/// another process listens: `PostgresTail.ringsForOthers`); then
 /// commit, answer each append and hand the commits to the tail. An append that fails its checks
 /// is answered alone; a failed transaction answers every append of the batch with the failure, and
 /// none of it is stored (or, when the connection broke during the commit, it may be: the error says so).
 ///
 /// A batch takes one round trip instead of two when the writer already knows its streams' rows (it
 /// wrote them last), none of its appends carries a message id or fails a check, and no stream's limits
-/// need its blocks read: it is numbered from the rows as the writer left them, and sent with the row
-/// locks in one pipeline. The blocks' insert stores nothing and fails the transaction if another writer
-/// moved a row meanwhile (`PostgresBlocks.insertStatement`); the batch is then done again the long way,
-/// and its streams take the long way for the next `contendedBatches` batches.
+/// need its blocks read: it is numbered from the rows as the writer left them, and sent in one pipeline
+/// that locks the rows by updating them, in name order as the long way's lock does, before inserting
+/// the blocks. An update fails the transaction if another writer moved its row meanwhile, and the
+/// insert if another deleted the stream (`PostgresCatalog.moveStatement`,
+/// `PostgresBlocks.contendedStates`); the batch is then done again the long way, and its streams take
+/// the long way for the next `contendedBatches` batches. Every batch inserts its blocks only once it
+/// holds its streams' rows, so two writers never wait for each other's blocks.
 /// Thread-safety: not Sendable; it lives on the writer thread (the work queue's committer).
 final class PostgresWriter: QueueCommitter {
     private var connection: PostgresConnection?
@@ -91,7 +95,7 @@ final class PostgresWriter: QueueCommitter {
                 // restart or failover does), so it skipped the commit: nothing of the batch is stored.
                 outcome.committing = false
             }
-            if outcome.quick, failure.sqlState == PostgresBlocks.movedState {
+            if outcome.quick, let state = failure.sqlState, PostgresBlocks.contendedStates.contains(state) {
                 // Another writer moved a stream since this one saw it: nothing is stored or answered yet.
                 for request in jobs { contended[request.stream] = Self.contendedBatches }
                 process(jobs, retrying: retrying)
@@ -141,7 +145,7 @@ final class PostgresWriter: QueueCommitter {
     ///
     /// Two round trips to the server (one when the batch is quick, see the type): the transaction's
     /// start, the row locks and the kept ids, then the blocks, the new ids, the rows, the notification
-    /// and the commit, sent together. A stream with an age or size limit takes a few more, since
+    /// (when another process listens) and the commit, sent together. A stream with an age or size limit takes a few more, since
     /// applying them reads its blocks.
     private func commit(_ requests: [AppendRequest], on connection: PostgresConnection, into outcome: inout Outcome) throws {
         let names = Array(Set(requests.map(\.stream))).sorted()
@@ -154,10 +158,11 @@ final class PostgresWriter: QueueCommitter {
         var states: [String: StreamState] = [:]
         var versions: [String: Int64] = [:]
         var kept: [String: [String: StoredMessageID]] = [:]
-        var statements: [(sql: String, parameters: [PostgresValue])] = [("BEGIN", []), lock]
+        var statements: [(sql: String, parameters: [PostgresValue])] = [("BEGIN", [])]
         if outcome.quick {
             for (name, row) in zip(names, remembered) { (states[name], versions[name]) = (row.state, row.version) }
         } else {
+            statements.append(lock)
             if !ids.isEmpty {
                 statements.append(PostgresMessageIDs.lookupStatement(names: names, ids: ids, defaultEvents: options.deduplicationWindow, now: options.clock()))
             }
@@ -214,18 +219,21 @@ final class PostgresWriter: QueueCommitter {
         var rows: [PostgresBlocks.Row] = []
         var moved: [StreamState] = []
         for name in names {
-            guard var state = states[name], let old = before[name], let version = versions[name], state.lastSequence > old.lastSequence,
-                let streamEvents = events[name]
+            guard var state = states[name], let old = before[name], state.lastSequence > old.lastSequence, let streamEvents = events[name]
             else { continue }
             var next = old.lastSequence + 1
             let timestamp = state.lastTimestamp
+            // The blocks wholly before the first sequence the capacity keeps are not stored: the row's
+            // update, sent before them, deletes only the blocks already there.
+            let kept = PostgresRetention.firstWithinCapacity(state)
             for block in encoder.encode(streamEvents) {
                 let header = BlockHeader(
                     firstSequence: next, lastSequence: next + UInt64(block.count) - 1, firstTimestamp: timestamp, lastTimestamp: timestamp,
                     count: block.count, codec: block.codec, rawSize: block.rawSize, crc: block.crc)
-                rows.append(PostgresBlocks.Row(streamID: state.id, version: version, header: header, bytes: block.bytes))
-                state.storedBytes += Int64(block.bytes.count)
                 next += UInt64(block.count)
+                guard header.lastSequence >= kept else { continue }
+                rows.append(PostgresBlocks.Row(streamID: state.id, header: header, bytes: block.bytes))
+                state.storedBytes += Int64(block.bytes.count)
             }
             moved.append(state)
         }
@@ -240,22 +248,23 @@ final class PostgresWriter: QueueCommitter {
                 try PostgresCatalog.updatePositions(state, on: connection)
                 known[state.name] = nil
             }
-            try PostgresTail.notify(moved, on: connection)
+            if tail.ringsForOthers { try PostgresTail.notify(moved, on: connection) }
             outcome.committing = true
             try connection.execute("COMMIT")
             outcome.warnings = connection.warnings
         } else {
-            if !rows.isEmpty { statements.append(PostgresBlocks.insertStatement(rows)) }
-            statements += recordIDs
             var moves: [(state: StreamState, result: Int)] = []
             for var state in moved {
                 let first = state.firstSequence
                 state.firstSequence = PostgresRetention.firstWithinCapacity(state)
                 moves.append((state, statements.count))
-                statements.append(PostgresCatalog.moveStatement(state, first: state.firstSequence))
+                // Every moved stream has its version (-1, matching none, would fail the batch as moved).
+                statements.append(PostgresCatalog.moveStatement(state, first: state.firstSequence, version: versions[state.name, default: -1]))
                 if let dropped = PostgresRetention.drop(state, before: first, limits: [.capacity]) { drops.append(dropped) }
             }
-            if !moved.isEmpty { statements.append(PostgresTail.notifyStatement(moved)) }
+            if !rows.isEmpty { statements.append(PostgresBlocks.insertStatement(rows)) }
+            statements += recordIDs
+            if !moved.isEmpty, tail.ringsForOthers { statements.append(PostgresTail.notifyStatement(moved)) }
             statements.append(("COMMIT", []))
             outcome.committing = true
             let results = try connection.pipeline(statements)

@@ -49,6 +49,31 @@ struct SharedDatabaseTests {
         #expect(seen.withLock { $0 } == Array(1...201))
     }
 
+    /// A log alone on its database spares its commits the notification; one that starts listening
+    /// rings once, so the first rings again at once (only a notification turns it back on); when the
+    /// other closes, the first counts no listener at its next look and stops. Meanwhile a commit of
+    /// either reaches an observer of the other, and a commit of the lone log is found by the next look.
+    @Test func aLogRingsOnlyWhileAnotherListens() throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let first = try PostgresLog(PostgresAddress(url))
+        defer { first.close() }
+        try first.createStream("bell", policy: StreamPolicy())
+        #expect(pollUntil(timeout: patience) { !first.ringsForOthers }, "alone, it stops ringing")
+        try first.append([1], to: "bell")
+        let second = try PostgresLog(PostgresAddress(url))
+        let seen = Mutex<[UInt64]>([])
+        let observation = try second.observeAppends(to: "bell") { append in seen.withLock { $0 += append.events.map(\.sequence) } }
+        #expect(pollUntil(timeout: patience) { first.ringsForOthers && second.ringsForOthers }, "each hears the other")
+        try first.append([2], to: "bell")
+        try second.append([3], to: "bell")
+        #expect(pollUntil(timeout: patience) { seen.withLock { $0 } == [2, 3] })
+        observation.cancel()
+        second.close()
+        #expect(pollUntil(timeout: patience) { !first.ringsForOthers }, "alone again, it stops again")
+        try first.append([4], to: "bell")
+        #expect(try first.readAll("bell", from: .all).map(\.sequence) == [1, 2, 3, 4])
+    }
+
     @Test func anObserverCatchesUpAfterItsListeningConnectionWasCut() throws {
         let server = try PostgresServer.shared.get()
         let url = try server.makeDatabase()
@@ -261,6 +286,43 @@ struct SharedDatabaseTests {
     /// A log numbers a stream it wrote last from what it wrote, in one round trip: whatever another log
     /// did to the stream since (appends, a policy, a truncation, a conditional append it lost) is seen,
     /// and the append is numbered again from the stream as it is.
+    /// The first log numbers its next commit from the row as it wrote it, without a look: the other
+    /// log's deletion is found in that commit (nothing stored, "no stream"), and so is a stream made
+    /// anew under the name (numbered from 1).
+    @Test func aLogAppendingToAStreamAnotherDeletedIsToldAndFindsOneMadeAgain() throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let first = try PostgresLog(PostgresAddress(url))
+        let second = try PostgresLog(PostgresAddress(url))
+        defer { first.close(); second.close() }
+        try first.createStream("gone", policy: StreamPolicy())
+        try first.append([1], to: "gone")
+        try second.deleteStream("gone")
+        expectLogError(.streamNotFound) { try first.append([2], to: "gone") }
+        _ = try second.createStream("gone", policy: StreamPolicy())
+        try first.append([3], to: "gone")
+        #expect(try first.append([4], to: "gone").firstSequence == 2)
+        #expect(try second.readAll("gone", from: .all).map(\.payload) == [[3], [4]])
+    }
+
+    /// A commit larger than its stream's capacity stores only the blocks holding what the capacity
+    /// keeps, and the row counts exactly their bytes.
+    @Test func aCommitPastItsCapacityStoresOnlyTheBlocksKept() throws {
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        let log = try PostgresLog(PostgresAddress(url))
+        defer { log.close() }
+        try log.createStream("small", policy: StreamPolicy(capacity: .last(10)))
+        for round in 0..<2 {
+            // 600 events: blocks of 256, 256 and 88; only the last holds the ten kept.
+            try log.append(contentsOf: (0..<600).map { [UInt8(round), UInt8(truncatingIfNeeded: $0)] }, to: "small")
+            let events = try log.readAll("small", from: .all)
+            #expect(events.map(\.sequence) == Array(UInt64(600 * round + 591)...UInt64(600 * round + 600)))
+            let blocks = "SELECT count(*), s.stored_bytes = sum(length(b.payload)) FROM streamd.streams s JOIN streamd.blocks b ON b.stream_id = s.id GROUP BY s.id"
+            #expect(try server.sql(blocks, database: String(url.split(separator: "/").last!)) == "1|t\n")
+        }
+        #expect(try log.verify().isClean)
+    }
+
     @Test func aLogNumbersFromTheStreamAsItIsAfterAnotherMovedIt() throws {
         let server = try PostgresServer.shared.get()
         let url = try server.makeDatabase()

@@ -11,6 +11,8 @@ import CLibPQ
 public struct PostgresAddress: Sendable, CustomStringConvertible, Equatable {
     /// The URL as given, password included: for libpq only.
     package let url: String
+    /// The URL with its passwords masked, worked out once (errors and checks name it often).
+    public let description: String
 
     /// Whether `text` names a PostgreSQL log rather than an SQLite file.
     public static func isPostgres(_ text: String) -> Bool {
@@ -28,10 +30,8 @@ public struct PostgresAddress: Sendable, CustomStringConvertible, Equatable {
         }
         PQconninfoFree(options)
         self.url = url
+        description = Self.masked(url)
     }
-
-    /// The URL with its passwords masked.
-    public var description: String { Self.masked(url) }
 
     /// `text` with the password of its user part (which, as libpq reads it, ends at the first `@`
     /// before any `/`) and the values of its password parameters replaced by `***`.

@@ -6,18 +6,18 @@ import EventLog
 enum PostgresBlocks {
     static let headerColumns = "first_seq, last_seq, first_ts, last_ts, count, codec, raw_size, crc32"
 
-    /// A block to insert: its header and its stored bytes, numbered from the stream's row as of
-    /// `version` (`PostgresCatalog.version`).
+    /// A block to insert: its stream, its header and its stored bytes.
     struct Row {
         var streamID: Int64
-        var version: Int64
         var header: BlockHeader
         var bytes: [UInt8]
     }
 
-    /// The SQLSTATE of an insert whose blocks were numbered from a stream row that moved since
-    /// (`not_null_violation`: see `insertStatement`).
-    static let movedState = "23502"
+    /// The SQLSTATEs by which a batch numbered from rows the writer did not lock first finds that
+    /// another writer moved one meanwhile: `not_null_violation` from the row's update
+    /// (`PostgresCatalog.moveStatement`), or `foreign_key_violation` from the blocks' insert when the
+    /// stream was deleted (its update then found no row).
+    static let contendedStates: Set<String> = ["23502", "23503"]
 
     /// Inserts `rows` in one statement.
     static func insert(_ rows: [Row], on connection: PostgresConnection) throws(EventLogError) {
@@ -26,18 +26,13 @@ enum PostgresBlocks {
         try connection.execute(sql, parameters)
     }
 
-    /// The statement that inserts `rows`, or fails with `movedState` and stores none of them when a
-    /// row's stream is no longer at its `version`: its stream id then joins to NULL, which the NOT NULL
-    /// column refuses. The writer numbers blocks from the rows it last wrote without reading them
-    /// first, and this is what catches another writer having moved one meanwhile.
+    /// The statement that inserts `rows`. The writer sends it once it holds the rows of their streams
+    /// (locked, or moved by `PostgresCatalog.moveStatement` earlier in the transaction).
     static func insertStatement(_ rows: [Row]) -> (sql: String, parameters: [PostgresValue]) {
         (
             """
             INSERT INTO streamd.blocks (stream_id, \(headerColumns), payload)
-            SELECT s.id, \(headerColumns.split(separator: ", ").map { "r.\($0)" }.joined(separator: ", ")), r.payload
-            FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::bytea[], $11::int8[])
-                AS r (stream_id, \(headerColumns), payload, version)
-            LEFT JOIN streamd.streams s ON s.id = r.stream_id AND s.\(PostgresCatalog.version) = r.version
+            SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::bytea[])
             """,
             [
                 .int64Array(rows.map(\.streamID)),
@@ -45,7 +40,7 @@ enum PostgresBlocks {
                 .int64Array(rows.map(\.header.firstTimestamp)), .int64Array(rows.map(\.header.lastTimestamp)),
                 .int64Array(rows.map { Int64($0.header.count) }), .int64Array(rows.map(\.header.codec.rawValue)),
                 .int64Array(rows.map { Int64($0.header.rawSize) }), .int64Array(rows.map { Int64($0.header.crc) }),
-                .bytesArray(rows.map(\.bytes)), .int64Array(rows.map(\.version)),
+                .bytesArray(rows.map(\.bytes)),
             ]
         )
     }

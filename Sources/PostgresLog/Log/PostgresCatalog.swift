@@ -93,16 +93,22 @@ enum PostgresCatalog {
     /// The statement that deletes the blocks of `state`'s stream that end before `first` and writes its
     /// positions, `first` among them; its stored bytes are `state`'s less those of the deleted blocks.
     /// It returns the row's new version and stored bytes.
-    static func moveStatement(_ state: StreamState, first: UInt64) -> (sql: String, parameters: [PostgresValue]) {
+    ///
+    /// It writes the row only at version `version` and otherwise fails with `not_null_violation` (the
+    /// last sequence then comes out NULL, which the column refuses; see `PostgresBlocks.contendedStates`):
+    /// the writer numbers a batch from the row as it last wrote it and sends this without locking the row
+    /// first, and PostgreSQL evaluates it on the row's newest version once it holds the row, so a writer
+    /// that moved the row meanwhile is noticed here, before anything of the batch is stored.
+    static func moveStatement(_ state: StreamState, first: UInt64, version: Int64) -> (sql: String, parameters: [PostgresValue]) {
         (
             """
             WITH gone AS (DELETE FROM streamd.blocks WHERE stream_id = $1 AND last_seq < $2 RETURNING length(payload) AS bytes)
-            UPDATE streamd.streams SET first_seq = $2, last_seq = $3, last_ts = $4,
+            UPDATE streamd.streams SET first_seq = $2, last_seq = CASE WHEN \(self.version) = $7 THEN $3 END, last_ts = $4,
                 stored_bytes = $5 - (SELECT coalesce(sum(bytes), 0) FROM gone), terminal_kind = $6
-            WHERE id = $1 RETURNING \(version), stored_bytes
+            WHERE id = $1 RETURNING \(self.version), stored_bytes
             """,
             [.int64(state.id), .int64(Int64(first)), .int64(Int64(state.lastSequence)), .int64(state.lastTimestamp), .int64(state.storedBytes),
-             .int16(Int16(state.terminal))]
+             .int16(Int16(state.terminal)), .int64(version)]
         )
     }
 
