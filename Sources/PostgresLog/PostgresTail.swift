@@ -200,14 +200,16 @@ final class PostgresTail: Sendable {
         return connection
     }
 
-    /// Counts the other listening connections, so the writer stops ringing once none is left; a
-    /// tail not listening cannot tell, and rings.
+    /// Counts the other listening connections to this database (advisory locks, like notifications,
+    /// are per database), so the writer stops ringing once none is left; a tail not listening cannot
+    /// tell, and rings.
     private func countOthers(on listener: PostgresConnection?) {
         guard othersListen.load(ordering: .relaxed) else { return }
         guard let listener, listener.isOpen else { return }
         let others = try? listener.execute(
             """
             SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+                AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
                 AND classid::int8 = $1 AND objid::int8 = $2 AND objsubid = 1
             """,
             [.int64(Self.listenerKey >> 32), .int64(Self.listenerKey & 0xFFFF_FFFF)])

@@ -6,10 +6,10 @@ import StreamModel
 ///
 /// One batch: lock the rows of its streams (in name order) and read which of its message ids they
 /// keep, check each append's ids and then check and number it as the SQLite log would, frame and
-/// compress each stream's new events into blocks, apply the streams' capacity and byte limits, insert
-/// the blocks and the new ids, move the rows, and notify `streamd` with the streams that moved (when
-/// another process listens: `PostgresTail.ringsForOthers`); then
-/// commit, answer each append and hand the commits to the tail. An append that fails its checks
+/// compress each stream's new events into blocks, apply the streams' capacity and byte limits, move
+/// the rows, insert the blocks and the new ids, and notify `streamd` with the streams that moved (when
+/// another process listens: `PostgresTail.ringsForOthers`); then commit, answer each append and hand
+/// the commits to the tail. An append that fails its checks
 /// is answered alone; a failed transaction answers every append of the batch with the failure, and
 /// none of it is stored (or, when the connection broke during the commit, it may be: the error says so).
 ///
@@ -144,9 +144,9 @@ final class PostgresWriter: QueueCommitter {
     /// checks in `outcome.refused` and the others, with their receipts, in `outcome.accepted`.
     ///
     /// Two round trips to the server (one when the batch is quick, see the type): the transaction's
-    /// start, the row locks and the kept ids, then the blocks, the new ids, the rows, the notification
-    /// (when another process listens) and the commit, sent together. A stream with an age or size limit takes a few more, since
-    /// applying them reads its blocks.
+    /// start, the row locks and the kept ids, then the rows, the blocks, the new ids, the notification
+    /// (when another process listens) and the commit, sent together. A stream with an age or size
+    /// limit takes a few more, since applying them reads its blocks (inserted first, then).
     private func commit(_ requests: [AppendRequest], on connection: PostgresConnection, into outcome: inout Outcome) throws {
         let names = Array(Set(requests.map(\.stream))).sorted()
         let ids = Array(Set(requests.flatMap { $0.messageIDs.compactMap { $0 } }))

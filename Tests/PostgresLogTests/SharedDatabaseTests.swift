@@ -53,10 +53,13 @@ struct SharedDatabaseTests {
     /// rings once, so the first rings again at once (only a notification turns it back on); when the
     /// other closes, the first counts no listener at its next look and stops. Meanwhile a commit of
     /// either reaches an observer of the other, and a commit of the lone log is found by the next look.
+    /// A log on another database of the same server is no listener of this one.
     @Test func aLogRingsOnlyWhileAnotherListens() throws {
-        let url = try PostgresServer.shared.get().makeDatabase()
+        let server = try PostgresServer.shared.get()
+        let url = try server.makeDatabase()
+        let neighbour = try PostgresLog(PostgresAddress(server.makeDatabase()))
         let first = try PostgresLog(PostgresAddress(url))
-        defer { first.close() }
+        defer { first.close(); neighbour.close() }
         try first.createStream("bell", policy: StreamPolicy())
         #expect(pollUntil(timeout: patience) { !first.ringsForOthers }, "alone, it stops ringing")
         try first.append([1], to: "bell")
