@@ -27,10 +27,10 @@ final class PostgresRetentionLease: Sendable {
             // The holder asks pg_locks rather than take the lock again, which would count it twice.
             let held = try? current.execute(
                 """
-                SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND pid = pg_backend_pid()
-                    AND classid::int8 = $2 AND objid::int8 = $3 AND objsubid = 1) THEN true ELSE pg_try_advisory_lock($1) END
+                SELECT CASE WHEN EXISTS (SELECT 1 FROM pg_locks WHERE \(PostgresAdvisoryLock.condition) AND pid = pg_backend_pid())
+                    THEN true ELSE pg_try_advisory_lock($3) END
                 """,
-                [.int64(Self.key), .int64(Self.key >> 32), .int64(Self.key & 0xFFFF_FFFF)])
+                PostgresAdvisoryLock.parameters(Self.key) + [.int64(Self.key)])
             return held?.bool(0, 0) ?? false
         }
     }

@@ -153,14 +153,15 @@ final class PostgresTail: Sendable {
         var nextPoll = ContinuousClock.now
         var nextConnect = ContinuousClock.now
         while true {
-            if listener == nil || listener?.isOpen == false {
+            if listener?.isOpen != true {
+                // Not listening, the tail cannot count the others: this process rings meanwhile.
                 othersListen.store(true, ordering: .relaxed)
-            }
-            if listener == nil || listener?.isOpen == false, ContinuousClock.now >= nextConnect {
-                listener = try? listen()
-                nextConnect = ContinuousClock.now + .seconds(1)
-                // Whatever was rung while nobody listened is found by looking at once.
-                nextPoll = ContinuousClock.now
+                if ContinuousClock.now >= nextConnect {
+                    listener = try? listen()
+                    nextConnect = ContinuousClock.now + .seconds(1)
+                    // Whatever was rung while nobody listened is found by looking at once.
+                    nextPoll = ContinuousClock.now
+                }
             }
             var descriptors = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
             var until = nextPoll
@@ -208,11 +209,10 @@ final class PostgresTail: Sendable {
         guard let listener, listener.isOpen else { return }
         let others = try? listener.execute(
             """
-            SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND pid <> pg_backend_pid()
+            SELECT count(*) FROM pg_locks WHERE \(PostgresAdvisoryLock.condition) AND granted AND pid <> pg_backend_pid()
                 AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
-                AND classid::int8 = $1 AND objid::int8 = $2 AND objsubid = 1
             """,
-            [.int64(Self.listenerKey >> 32), .int64(Self.listenerKey & 0xFFFF_FFFF)])
+            PostgresAdvisoryLock.parameters(Self.listenerKey))
         if let others, others.int64(0, 0) == 0 { othersListen.store(false, ordering: .relaxed) }
     }
 
