@@ -66,7 +66,10 @@ enum PostgresBlocks {
     /// always); with the stream's id and first retained sequence, and whether limit or bytes cut the
     /// page short. Nil when there is no such stream. A stream's blocks follow one another without a
     /// gap, so they are those from the block holding the first sequence to the one holding the last:
-    /// two seeks on the key. One query: the stream's row and its blocks in one snapshot. Read the
+    /// two seeks on the key. The running byte count and the count that tells a cut page are taken over
+    /// the first `limit + 1` of those blocks only, so a page costs its own blocks however long the span
+    /// (a span of small commits once scanned every block in it for each page). One query: the stream's
+    /// row and its blocks in one snapshot. Read the
     /// blocks with `header(_:_:)` and `bytes(_, 8)`; a stream with no block to read there is one row
     /// of NULLs.
     static func page(
@@ -78,12 +81,14 @@ enum PostgresBlocks {
             FROM streamd.streams s LEFT JOIN LATERAL (
                 SELECT * FROM (
                     SELECT k.*, sum(octet_length(k.payload)) OVER (ORDER BY k.last_seq) - octet_length(k.payload) AS before_bytes,
-                        count(*) OVER () AS total
-                    FROM streamd.blocks k WHERE k.stream_id = s.id AND k.last_seq >= greatest($2, s.first_seq) AND k.last_seq <= coalesce(
-                        (SELECT last_seq FROM streamd.blocks WHERE stream_id = s.id AND last_seq >= greatest($2, s.first_seq) + $3 - 1 ORDER BY last_seq LIMIT 1),
-                        9223372036854775807)
-                    ORDER BY k.last_seq LIMIT $5
-                ) w WHERE w.before_bytes < $6
+                        count(*) OVER () AS total, row_number() OVER (ORDER BY k.last_seq) AS n
+                    FROM (
+                        SELECT * FROM streamd.blocks WHERE stream_id = s.id AND last_seq >= greatest($2, s.first_seq) AND last_seq <= coalesce(
+                            (SELECT last_seq FROM streamd.blocks WHERE stream_id = s.id AND last_seq >= greatest($2, s.first_seq) + $3 - 1 ORDER BY last_seq LIMIT 1),
+                            9223372036854775807)
+                        ORDER BY last_seq LIMIT $5 + 1
+                    ) k
+                ) w WHERE w.before_bytes < $6 AND w.n <= $5
             ) b ON true
             WHERE s.name = $1 AND ($4::int8 IS NULL OR s.id = $4) ORDER BY b.last_seq
             """,
