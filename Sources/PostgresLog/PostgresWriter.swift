@@ -16,12 +16,13 @@ import StreamModel
 /// A batch takes one round trip instead of two when the writer already knows its streams' rows (it
 /// wrote them last), none of its appends carries a message id or fails a check, and no stream's limits
 /// need its blocks read: it is numbered from the rows as the writer left them, and sent in one pipeline
-/// that locks the rows by updating them, in name order as the long way's lock does, before inserting
-/// the blocks. An update fails the transaction if another writer moved its row meanwhile, and the
-/// insert if another deleted the stream (`PostgresCatalog.moveStatement`,
-/// `PostgresBlocks.contendedStates`); the batch is then done again the long way, and its streams take
-/// the long way for the next `contendedBatches` batches. Every batch inserts its blocks only once it
-/// holds its streams' rows, so two writers never wait for each other's blocks.
+/// that is its own transaction (PostgreSQL commits a pipeline's statements together at its end): one
+/// statement per stream that locks the row by updating it, in name order as the long way's lock does,
+/// and then inserts the blocks. It fails if another writer moved or deleted a row meanwhile
+/// (`PostgresCatalog.moveStatement`, `PostgresBlocks.contendedState`); the batch is then done again
+/// the long way, and its streams take the long way for the next `contendedBatches` batches. Every
+/// batch inserts its blocks only once it holds its streams' rows, so two writers never wait for each
+/// other's blocks.
 /// Thread-safety: not Sendable; it lives on the writer thread (the work queue's committer).
 final class PostgresWriter: QueueCommitter {
     private var connection: PostgresConnection?
@@ -95,7 +96,7 @@ final class PostgresWriter: QueueCommitter {
                 // restart or failover does), so it skipped the commit: nothing of the batch is stored.
                 outcome.committing = false
             }
-            if outcome.quick, let state = failure.sqlState, PostgresBlocks.contendedStates.contains(state) {
+            if outcome.quick, let state = failure.sqlState, state == PostgresBlocks.contendedState {
                 // Another writer moved a stream since this one saw it: nothing is stored or answered yet.
                 for request in jobs { contended[request.stream] = Self.contendedBatches }
                 process(jobs, retrying: retrying)
@@ -144,8 +145,8 @@ final class PostgresWriter: QueueCommitter {
     /// checks in `outcome.refused` and the others, with their receipts, in `outcome.accepted`.
     ///
     /// Two round trips to the server (one when the batch is quick, see the type): the transaction's
-    /// start, the row locks and the kept ids, then the rows, the blocks, the new ids, the notification
-    /// (when another process listens) and the commit, sent together. A stream with an age or size
+    /// start, the row locks and the kept ids, then the rows with their blocks, the new ids, the
+    /// notification (when another process listens) and the commit, sent together. A stream with an age or size
     /// limit takes a few more, since applying them reads its blocks (inserted first, then).
     private func commit(_ requests: [AppendRequest], on connection: PostgresConnection, into outcome: inout Outcome) throws {
         let names = Array(Set(requests.map(\.stream))).sorted()
@@ -158,11 +159,11 @@ final class PostgresWriter: QueueCommitter {
         var states: [String: StreamState] = [:]
         var versions: [String: Int64] = [:]
         var kept: [String: [String: StoredMessageID]] = [:]
-        var statements: [(sql: String, parameters: [PostgresValue])] = [("BEGIN", [])]
+        var statements: [(sql: String, parameters: [PostgresValue])] = []
         if outcome.quick {
             for (name, row) in zip(names, remembered) { (states[name], versions[name]) = (row.state, row.version) }
         } else {
-            statements.append(lock)
+            statements = [("BEGIN", []), lock]
             if !ids.isEmpty {
                 statements.append(PostgresMessageIDs.lookupStatement(names: names, ids: ids, defaultEvents: options.deduplicationWindow, now: options.clock()))
             }
@@ -216,7 +217,7 @@ final class PostgresWriter: QueueCommitter {
         }
         let recordIDs = PostgresMessageIDs.recordStatements(
             newIDs, carrying: carrying, moved: Array(states.values), window: options.deduplication(of:), now: now)
-        var rows: [PostgresBlocks.Row] = []
+        var blocks: [String: [PostgresBlocks.Row]] = [:]
         var moved: [StreamState] = []
         for name in names {
             guard var state = states[name], let old = before[name], state.lastSequence > old.lastSequence, let streamEvents = events[name]
@@ -232,7 +233,7 @@ final class PostgresWriter: QueueCommitter {
                     count: block.count, codec: block.codec, rawSize: block.rawSize, crc: block.crc)
                 next += UInt64(block.count)
                 guard header.lastSequence >= kept else { continue }
-                rows.append(PostgresBlocks.Row(streamID: state.id, header: header, bytes: block.bytes))
+                blocks[name, default: []].append(PostgresBlocks.Row(streamID: state.id, header: header, bytes: block.bytes))
                 state.storedBytes += Int64(block.bytes.count)
             }
             moved.append(state)
@@ -241,7 +242,7 @@ final class PostgresWriter: QueueCommitter {
         for name in names where contended[name] == nil { known[name] = before[name].flatMap { state in versions[name].map { (state, $0) } } }
         var drops: [RetentionDrop] = []
         if moved.contains(where: PostgresRetention.readsBlocks) {
-            try PostgresBlocks.insert(rows, on: connection)
+            try PostgresBlocks.insert(moved.flatMap { blocks[$0.name] ?? [] }, on: connection)
             for (sql, parameters) in recordIDs { try connection.execute(sql, parameters) }
             for var state in moved {
                 if let dropped = try PostgresRetention.apply(&state, now: now, decoder: decoder, on: connection) { drops.append(dropped) }
@@ -259,13 +260,16 @@ final class PostgresWriter: QueueCommitter {
                 state.firstSequence = PostgresRetention.firstWithinCapacity(state)
                 moves.append((state, statements.count))
                 // Every moved stream has its version (-1, matching none, would fail the batch as moved).
-                statements.append(PostgresCatalog.moveStatement(state, first: state.firstSequence, version: versions[state.name, default: -1]))
+                statements.append(
+                    PostgresCatalog.moveStatement(
+                        state, first: state.firstSequence, from: first, version: versions[state.name, default: -1], blocks: blocks[state.name] ?? []))
                 if let dropped = PostgresRetention.drop(state, before: first, limits: [.capacity]) { drops.append(dropped) }
             }
-            if !rows.isEmpty { statements.append(PostgresBlocks.insertStatement(rows)) }
             statements += recordIDs
             if !moved.isEmpty, tail.ringsForOthers { statements.append(PostgresTail.notifyStatement(moved)) }
-            statements.append(("COMMIT", []))
+            // A quick batch is the pipeline's own transaction, committed at its end; the long way
+            // began one with its row locks.
+            if !outcome.quick { statements.append(("COMMIT", [])) }
             outcome.committing = true
             let results = try connection.pipeline(statements)
             outcome.warnings = connection.warnings

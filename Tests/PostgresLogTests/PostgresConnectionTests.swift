@@ -55,4 +55,23 @@ struct PostgresConnectionTests {
         try connection.execute("INSERT INTO later VALUES ($1)", [.int64(7)])
         #expect(try connection.execute("SELECT count(*) FROM later").int64(0, 0) == 1)
     }
+
+    @Test func aPipelineWithoutBeginIsOneTransactionWhoseFailedCommitThrows() throws {
+        let connection = try PostgresConnection(PostgresAddress(PostgresServer.shared.get().makeDatabase()))
+        try connection.execute("CREATE TABLE t (n int8 UNIQUE DEFERRABLE INITIALLY DEFERRED)")
+        try connection.pipeline([("INSERT INTO t VALUES ($1)", [.int64(1)]), ("INSERT INTO t VALUES ($1)", [.int64(2)])])
+        // A statement that fails rolls back the ones before it.
+        #expect(throws: EventLogError.self) {
+            try connection.pipeline([("INSERT INTO t VALUES ($1)", [.int64(3)]), ("SELECT 1 / $1", [.int64(0)])])
+        }
+        // The unique check waits for the commit, which the server makes after the last statement.
+        let failure = #expect(throws: EventLogError.self) {
+            try connection.pipeline([("INSERT INTO t VALUES ($1)", [.int64(4)]), ("INSERT INTO t VALUES ($1)", [.int64(4)])])
+        }
+        #expect(failure?.sqlState == "23505")
+        #expect(failure?.sql == "COMMIT")
+        #expect(try connection.execute("SELECT coalesce(sum(n), 0)::int8 FROM t").int64(0, 0) == 3)
+        // The connection goes on.
+        #expect(try connection.pipeline([("SELECT 2 + $1", [.int64(1)])])[0].int64(0, 0) == 3)
+    }
 }

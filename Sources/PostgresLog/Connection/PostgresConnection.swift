@@ -122,7 +122,9 @@ final class PostgresConnection {
     }
 
     /// Sends `statements` together and reads their results (libpq's pipeline mode): one round trip to
-    /// the server for all of them. The first that fails throws, and the server skips the rest.
+    /// the server for all of them. The first that fails throws, and the server skips the rest. Without
+    /// a BEGIN among them they are one transaction, which the server commits after the last (or rolls
+    /// back after a failure).
     @discardableResult
     func pipeline(_ statements: [(sql: String, parameters: [PostgresValue])]) throws(EventLogError) -> [PostgresResult] {
         guard PQenterPipelineMode(connection) == 1 else {
@@ -181,9 +183,16 @@ final class PostgresConnection {
                 PQclear(result)
             }
         }
-        // The sync's own result.
-        while let result = PQgetResult(connection) {
+        // The sync's own result; before it, the failure of the commit the sync makes when the
+        // statements are the pipeline's own transaction (no BEGIN): say, a deferred constraint.
+        var ends = 0
+        while ends < 2 {
+            guard let result = PQgetResult(connection) else {
+                ends += 1
+                continue
+            }
             let status = PQresultStatus(result)
+            if status != PGRES_PIPELINE_SYNC { _ = succeeded(result, sql: "COMMIT", failure: &failure) }
             PQclear(result)
             if status == PGRES_PIPELINE_SYNC { break }
         }

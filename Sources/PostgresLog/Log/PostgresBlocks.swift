@@ -13,36 +13,34 @@ enum PostgresBlocks {
         var bytes: [UInt8]
     }
 
-    /// The SQLSTATEs by which a batch numbered from rows the writer did not lock first finds that
-    /// another writer moved one meanwhile: `not_null_violation` from the row's update
-    /// (`PostgresCatalog.moveStatement`), or `foreign_key_violation` from the blocks' insert when the
-    /// stream was deleted (its update then found no row).
-    static let contendedStates: Set<String> = ["23502", "23503"]
+    /// The SQLSTATE by which a batch numbered from rows the writer did not lock first finds that
+    /// another writer moved or deleted one meanwhile: `not_null_violation`, from the row's update or
+    /// the blocks' insert (`PostgresCatalog.moveStatement`).
+    static let contendedState = "23502"
 
-    /// Inserts `rows` in one statement.
+    /// Inserts `rows` in one statement, once the rows of their streams are locked.
     static func insert(_ rows: [Row], on connection: PostgresConnection) throws(EventLogError) {
         guard !rows.isEmpty else { return }
-        let (sql, parameters) = insertStatement(rows)
-        try connection.execute(sql, parameters)
+        try connection.execute(
+            "INSERT INTO streamd.blocks (stream_id, \(headerColumns), payload) SELECT * FROM unnest($1::int8[], \(columns(from: 2)))",
+            [.int64Array(rows.map(\.streamID))] + values(rows))
     }
 
-    /// The statement that inserts `rows`. The writer sends it once it holds the rows of their streams
-    /// (locked, or moved by `PostgresCatalog.moveStatement` earlier in the transaction).
-    static func insertStatement(_ rows: [Row]) -> (sql: String, parameters: [PostgresValue]) {
-        (
-            """
-            INSERT INTO streamd.blocks (stream_id, \(headerColumns), payload)
-            SELECT * FROM unnest($1::int8[], $2::int8[], $3::int8[], $4::int8[], $5::int8[], $6::int8[], $7::int8[], $8::int8[], $9::int8[], $10::bytea[])
-            """,
-            [
-                .int64Array(rows.map(\.streamID)),
-                .int64Array(rows.map { Int64($0.header.firstSequence) }), .int64Array(rows.map { Int64($0.header.lastSequence) }),
-                .int64Array(rows.map(\.header.firstTimestamp)), .int64Array(rows.map(\.header.lastTimestamp)),
-                .int64Array(rows.map { Int64($0.header.count) }), .int64Array(rows.map(\.header.codec.rawValue)),
-                .int64Array(rows.map { Int64($0.header.rawSize) }), .int64Array(rows.map { Int64($0.header.crc) }),
-                .bytesArray(rows.map(\.bytes)),
-            ]
-        )
+    /// The arrays of `values(_:)` as parameters `$first` on, for `unnest`: a block's header columns
+    /// and payload, one row of `unnest` per block.
+    static func columns(from first: Int) -> String {
+        (first..<first + 8).map { "$\($0)::int8[]" }.joined(separator: ", ") + ", $\(first + 8)::bytea[]"
+    }
+
+    /// The header columns and payloads of `rows`, as the arrays `columns(from:)` names.
+    static func values(_ rows: [Row]) -> [PostgresValue] {
+        [
+            .int64Array(rows.map { Int64($0.header.firstSequence) }), .int64Array(rows.map { Int64($0.header.lastSequence) }),
+            .int64Array(rows.map(\.header.firstTimestamp)), .int64Array(rows.map(\.header.lastTimestamp)),
+            .int64Array(rows.map { Int64($0.header.count) }), .int64Array(rows.map(\.header.codec.rawValue)),
+            .int64Array(rows.map { Int64($0.header.rawSize) }), .int64Array(rows.map { Int64($0.header.crc) }),
+            .bytesArray(rows.map(\.bytes)),
+        ]
     }
 
     /// Calls `body` with up to `limit` blocks of stream `streamID` whose last sequence is ≥

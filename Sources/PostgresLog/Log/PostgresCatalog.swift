@@ -90,25 +90,37 @@ enum PostgresCatalog {
              .int16(Int16(state.terminal)), .int64(state.id)])
     }
 
-    /// The statement that deletes the blocks of `state`'s stream that end before `first` and writes its
-    /// positions, `first` among them; its stored bytes are `state`'s less those of the deleted blocks.
-    /// It returns the row's new version and stored bytes.
+    /// The statement that commits an append to `state`'s stream: it writes the row's positions (the
+    /// first retained sequence `first` among them), inserts `blocks` (the stream's new blocks) and,
+    /// when `first` is past `from` (the first sequence before), deletes the blocks that end before it;
+    /// the row's stored bytes are `state`'s less those of the deleted blocks. It returns the row's new
+    /// version and stored bytes. One statement, so that the server runs one for a stream's commit.
     ///
     /// It writes the row only at version `version` and otherwise fails with `not_null_violation` (the
-    /// last sequence then comes out NULL, which the column refuses; see `PostgresBlocks.contendedStates`):
-    /// the writer numbers a batch from the row as it last wrote it and sends this without locking the row
-    /// first, and PostgreSQL evaluates it on the row's newest version once it holds the row, so a writer
-    /// that moved the row meanwhile is noticed here, before anything of the batch is stored.
-    static func moveStatement(_ state: StreamState, first: UInt64, version: Int64) -> (sql: String, parameters: [PostgresValue]) {
-        (
+    /// last sequence then comes out NULL, which the column refuses), as it does when the row is gone
+    /// (the blocks' stream is then NULL; see `PostgresBlocks.contendedState`): the writer numbers a
+    /// batch from the row as it last wrote it and sends this without locking the row first, and
+    /// PostgreSQL evaluates it on the row's newest version once it holds the row, so a writer that
+    /// moved or deleted the row meanwhile is noticed here, before anything of the batch is stored. The
+    /// blocks take their stream from the updated row, so they are inserted only once the row is held.
+    static func moveStatement(
+        _ state: StreamState, first: UInt64, from: UInt64, version: Int64, blocks: [PostgresBlocks.Row]
+    ) -> (sql: String, parameters: [PostgresValue]) {
+        let dropping = first > from
+        let gone = dropping ? "gone AS (DELETE FROM streamd.blocks WHERE stream_id = $1 AND last_seq < $2 RETURNING length(payload) AS bytes), " : ""
+        return (
             """
-            WITH gone AS (DELETE FROM streamd.blocks WHERE stream_id = $1 AND last_seq < $2 RETURNING length(payload) AS bytes)
-            UPDATE streamd.streams SET first_seq = $2, last_seq = CASE WHEN \(self.version) = $7 THEN $3 END, last_ts = $4,
-                stored_bytes = $5 - (SELECT coalesce(sum(bytes), 0) FROM gone), terminal_kind = $6
-            WHERE id = $1 RETURNING \(self.version), stored_bytes
+            WITH \(gone)moved AS (
+                UPDATE streamd.streams SET first_seq = $2, last_seq = CASE WHEN \(self.version) = $7 THEN $3 END, last_ts = $4,
+                    stored_bytes = $5\(dropping ? " - (SELECT coalesce(sum(bytes), 0) FROM gone)" : ""), terminal_kind = $6
+                WHERE id = $1 RETURNING id, \(self.version) AS version, stored_bytes),
+            added AS (
+                INSERT INTO streamd.blocks (stream_id, \(PostgresBlocks.headerColumns), payload)
+                SELECT (SELECT id FROM moved), * FROM unnest(\(PostgresBlocks.columns(from: 8))))
+            SELECT version, stored_bytes FROM moved
             """,
             [.int64(state.id), .int64(Int64(first)), .int64(Int64(state.lastSequence)), .int64(state.lastTimestamp), .int64(state.storedBytes),
-             .int16(Int16(state.terminal)), .int64(version)]
+             .int16(Int16(state.terminal)), .int64(version)] + PostgresBlocks.values(blocks)
         )
     }
 
