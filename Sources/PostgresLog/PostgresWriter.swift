@@ -17,12 +17,12 @@ import StreamModel
 /// wrote them last), none of its appends carries a message id or fails a check, and no stream's limits
 /// need its blocks read: it is numbered from the rows as the writer left them, and sent in one pipeline
 /// that is its own transaction (PostgreSQL commits a pipeline's statements together at its end): one
-/// statement per stream that locks the row by updating it, in name order as the long way's lock does,
-/// and then inserts the blocks. It fails if another writer moved or deleted a row meanwhile
-/// (`PostgresCatalog.moveStatement`, `PostgresBlocks.contendedState`); the batch is then done again
-/// the long way, and its streams take the long way for the next `contendedBatches` batches. Every
-/// batch inserts its blocks only once it holds its streams' rows, so two writers never wait for each
-/// other's blocks.
+/// statement per stream, in `PostgresCatalog.lockOrder` as the long way's lock, that takes the row
+/// by updating it and then inserts the blocks. It fails if another writer moved or deleted a row
+/// meanwhile (`PostgresCatalog.moveStatement`, `PostgresBlocks.contendedState`); the batch is then
+/// done again the long way, and its streams take the long way for the next `contendedBatches`
+/// batches. Every batch deletes and inserts blocks only once it holds its streams' rows, so two
+/// writers never wait for each other's blocks.
 /// Thread-safety: not Sendable; it lives on the writer thread (the work queue's committer).
 final class PostgresWriter: QueueCommitter {
     private var connection: PostgresConnection?
@@ -89,7 +89,8 @@ final class PostgresWriter: QueueCommitter {
         } catch {
             var failure = error as? EventLogError ?? EventLogError(.postgres, "an append failed: \(error)")
             if failure.code == .diskFull { isFull = true }
-            if connection.isOpen { _ = try? connection.execute("ROLLBACK") }
+            // A quick batch's transaction ended with its pipeline; the long way's is still open.
+            if connection.isOpen, !outcome.quick { _ = try? connection.execute("ROLLBACK") }
             known = [:]
             if outcome.committing, failure.sqlState != nil, failure.sql != "COMMIT" {
                 // The server refused a statement before the commit (or ended the session there, as a
@@ -149,7 +150,7 @@ final class PostgresWriter: QueueCommitter {
     /// notification (when another process listens) and the commit, sent together. A stream with an age or size
     /// limit takes a few more, since applying them reads its blocks (inserted first, then).
     private func commit(_ requests: [AppendRequest], on connection: PostgresConnection, into outcome: inout Outcome) throws {
-        let names = Array(Set(requests.map(\.stream))).sorted()
+        let names = PostgresCatalog.lockOrder(requests.map(\.stream))
         let ids = Array(Set(requests.flatMap { $0.messageIDs.compactMap { $0 } }))
         let lock = PostgresCatalog.loadStatement(names, locking: true)
         let remembered = names.compactMap { known[$0] }
@@ -256,6 +257,9 @@ final class PostgresWriter: QueueCommitter {
         } else {
             var moves: [(state: StreamState, result: Int)] = []
             for var state in moved {
+                // The blocks' insert is what finds a row deleted meanwhile, and a moved stream always
+                // has one: its capacity keeps at least its last event.
+                precondition(blocks[state.name]?.isEmpty == false, "a stream moved by an append has a block to insert")
                 let first = state.firstSequence
                 state.firstSequence = PostgresRetention.firstWithinCapacity(state)
                 moves.append((state, statements.count))

@@ -34,6 +34,31 @@ struct SharedDatabaseTests {
         }
     }
 
+    /// A capacity makes each commit delete the blocks it no longer keeps; one log's commit that numbers
+    /// from the row it left, racing the other's under the row lock, once deleted those blocks before
+    /// waiting for the row, and the two then waited for each other (PostgreSQL ended one as deadlocked).
+    @Test func appendsThroughTwoLogsToACappedStreamNeverDeadlock() async throws {
+        let url = try PostgresServer.shared.get().makeDatabase()
+        let first = try PostgresLog(PostgresAddress(url))
+        let second = try PostgresLog(PostgresAddress(url))
+        defer { first.close(); second.close() }
+        try first.createStream("capped", policy: StreamPolicy(capacity: .last(5)))
+        let receipts = try await withThrowingTaskGroup(of: [AppendReceipt].self) { group in
+            for (index, log) in [first, second, first, second].enumerated() {
+                group.addTask {
+                    try await onOwnThread {
+                        try (0..<250).map { event in try log.append(Array("\(index)/\(event)".utf8), to: "capped") }
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+        #expect(receipts.map(\.firstSequence).sorted() == Array(1...1_000))
+        for log in [first, second] {
+            #expect(try log.readAll("capped", from: .all).map(\.sequence) == Array(996...1_000))
+        }
+    }
+
     @Test func anObserverOfOneLogGetsTheCommitsOfTheOtherInOrder() throws {
         let url = try PostgresServer.shared.get().makeDatabase()
         let publisher = try PostgresLog(PostgresAddress(url))

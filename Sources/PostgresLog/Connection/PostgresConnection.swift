@@ -122,9 +122,9 @@ final class PostgresConnection {
     }
 
     /// Sends `statements` together and reads their results (libpq's pipeline mode): one round trip to
-    /// the server for all of them. The first that fails throws, and the server skips the rest. Without
-    /// a BEGIN among them they are one transaction, which the server commits after the last (or rolls
-    /// back after a failure).
+    /// the server for all of them. The first that fails throws, and the server skips the rest. Unless
+    /// a transaction is open already or they begin one, they are one transaction, which the server
+    /// commits after the last (or rolls back after a failure).
     @discardableResult
     func pipeline(_ statements: [(sql: String, parameters: [PostgresValue])]) throws(EventLogError) -> [PostgresResult] {
         guard PQenterPipelineMode(connection) == 1 else {

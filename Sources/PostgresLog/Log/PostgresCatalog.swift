@@ -16,8 +16,15 @@ enum PostgresCatalog {
         return rows.count == 0 ? nil : state(rows, 0)
     }
 
-    /// The rows of `names`, by name; with `locking`, locked for this transaction in name order (so two
-    /// daemons locking the same streams cannot wait for each other).
+    /// The order in which a transaction locks the rows of several streams, whichever way it takes
+    /// them (`loadStatement`, `moveStatement`), so that two writers locking the same streams cannot
+    /// wait for each other: by the bytes of their names, as PostgreSQL's "C" collation orders them
+    /// whatever the database's own.
+    static func lockOrder(_ names: some Sequence<String>) -> [String] {
+        Set(names).sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    /// The rows of `names`, by name; with `locking`, locked for this transaction in `lockOrder`.
     static func load(_ names: [String], on connection: PostgresConnection, locking: Bool) throws(EventLogError) -> [String: StreamState] {
         let (sql, parameters) = loadStatement(names, locking: locking)
         return states(try connection.execute(sql, parameters))
@@ -26,7 +33,7 @@ enum PostgresCatalog {
     /// The statement `load(_:on:locking:)` runs; its rows end with each row's version (see `versions`).
     static func loadStatement(_ names: [String], locking: Bool) -> (sql: String, parameters: [PostgresValue]) {
         (
-            "SELECT \(columns), \(version) FROM streamd.streams WHERE name = ANY($1) ORDER BY name\(locking ? " FOR UPDATE" : "")",
+            "SELECT \(columns), \(version) FROM streamd.streams WHERE name = ANY($1) ORDER BY name COLLATE \"C\"\(locking ? " FOR UPDATE" : "")",
             [.textArray(names)]
         )
     }
@@ -92,8 +99,8 @@ enum PostgresCatalog {
 
     /// The statement that commits an append to `state`'s stream: it writes the row's positions (the
     /// first retained sequence `first` among them), inserts `blocks` (the stream's new blocks) and,
-    /// when `first` is past `from` (the first sequence before), deletes the blocks that end before it;
-    /// the row's stored bytes are `state`'s less those of the deleted blocks. It returns the row's new
+    /// when `first` is past `from` (the first sequence before), deletes the blocks that end before it
+    /// once it holds the row; the row's stored bytes are `state`'s less those of the deleted blocks. It returns the row's new
     /// version and stored bytes. One statement, so that the server runs one for a stream's commit.
     ///
     /// It writes the row only at version `version` and otherwise fails with `not_null_violation` (the
@@ -107,7 +114,15 @@ enum PostgresCatalog {
         _ state: StreamState, first: UInt64, from: UInt64, version: Int64, blocks: [PostgresBlocks.Row]
     ) -> (sql: String, parameters: [PostgresValue]) {
         let dropping = first > from
-        let gone = dropping ? "gone AS (DELETE FROM streamd.blocks WHERE stream_id = $1 AND last_seq < $2 RETURNING length(payload) AS bytes), " : ""
+        // The row is held before any block is deleted, as every other writer of the stream holds it
+        // first: an update's SET is worked out (the delete with it) before the update takes the row.
+        let gone =
+            dropping
+            ? """
+            held AS (SELECT id FROM streamd.streams WHERE id = $1 FOR NO KEY UPDATE),
+            gone AS (DELETE FROM streamd.blocks WHERE stream_id = (SELECT id FROM held) AND last_seq < $2 RETURNING length(payload) AS bytes),
+
+            """ : ""
         return (
             """
             WITH \(gone)moved AS (
