@@ -328,20 +328,19 @@ final class PostgresConnection {
         _ body: (UnsafePointer<Oid>?, UnsafePointer<UnsafePointer<CChar>?>?, UnsafePointer<Int32>?, UnsafePointer<Int32>?) -> T
     ) -> T {
         guard !parameters.isEmpty else { return body(nil, nil, nil, nil) }
-        let encoded = parameters.map(\.binary)
         let types = parameters.map(\.type)
-        let lengths = encoded.map { Int32($0?.count ?? 0) }
         let formats = [Int32](repeating: 1, count: parameters.count)
         // One buffer for every value, so the pointers stay valid for the call.
         var storage: [UInt8] = []
         var offsets: [Int?] = []
-        for value in encoded {
-            if let value {
-                offsets.append(storage.count)
-                storage += value
-            } else {
-                offsets.append(nil)
-            }
+        var lengths: [Int32] = []
+        offsets.reserveCapacity(parameters.count)
+        lengths.reserveCapacity(parameters.count)
+        for value in parameters {
+            let start = storage.count
+            let present = value.write(to: &storage)
+            offsets.append(present ? start : nil)
+            lengths.append(Int32(storage.count - start))
         }
         storage.append(0)
         return storage.withUnsafeBufferPointer { bytes in

@@ -30,37 +30,48 @@ enum PostgresValue: Sendable {
         }
     }
 
-    /// The value in the binary format (integers big-endian), or nil for NULL.
-    var binary: [UInt8]? {
+    /// Appends the value in the binary format (integers big-endian) to `bytes`; false for NULL,
+    /// which has none. Written in place, so a statement's parameters take one buffer and no more.
+    func write(to bytes: inout [UInt8]) -> Bool {
         switch self {
-        case .int64(let value): Self.bigEndian(value)
-        case .int32(let value): Self.bigEndian(value)
-        case .int16(let value): Self.bigEndian(value)
-        case .text(let value): Array(value.utf8)
-        case .bytes(let value): value
-        case .null: nil
-        case .int64Array(let values): Self.array(of: 20, values.map { Self.bigEndian($0) })
-        case .textArray(let values): Self.array(of: 25, values.map { Array($0.utf8) })
-        case .bytesArray(let values): Self.array(of: 17, values)
+        case .int64(let value): Self.write(value, to: &bytes)
+        case .int32(let value): Self.write(value, to: &bytes)
+        case .int16(let value): Self.write(value, to: &bytes)
+        case .text(let value): bytes += value.utf8
+        case .bytes(let value): bytes += value
+        case .null: return false
+        case .int64Array(let values):
+            Self.writeArrayHeader(of: 20, count: values.count, to: &bytes)
+            for value in values {
+                Self.write(Int32(8), to: &bytes)
+                Self.write(value, to: &bytes)
+            }
+        case .textArray(let values):
+            Self.writeArrayHeader(of: 25, count: values.count, to: &bytes)
+            for value in values {
+                Self.write(Int32(value.utf8.count), to: &bytes)
+                bytes += value.utf8
+            }
+        case .bytesArray(let values):
+            Self.writeArrayHeader(of: 17, count: values.count, to: &bytes)
+            for value in values {
+                Self.write(Int32(value.count), to: &bytes)
+                bytes += value
+            }
         }
+        return true
     }
 
-    /// The binary array format: dimensions, a no-NULLs flag, the element type, the one dimension's
-    /// length and lower bound, then each element's length and bytes.
-    private static func array(of elementType: Oid, _ elements: [[UInt8]]) -> [UInt8] {
-        var bytes = bigEndian(Int32(1)) + bigEndian(Int32(0)) + bigEndian(UInt32(elementType))
-        bytes += bigEndian(Int32(elements.count)) + bigEndian(Int32(1))
-        for element in elements {
-            bytes += bigEndian(Int32(element.count))
-            bytes += element
-        }
-        return bytes
+    /// The binary array format's header: dimensions, a no-NULLs flag, the element type, the one
+    /// dimension's length and lower bound; each element's length and bytes follow.
+    private static func writeArrayHeader(of elementType: Oid, count: Int, to bytes: inout [UInt8]) {
+        for field in [Int32(1), 0, Int32(bitPattern: elementType), Int32(count), 1] { write(field, to: &bytes) }
     }
 
     /// An optional integer, NULL when absent.
     static func optional(_ value: Int64?) -> PostgresValue { value.map(PostgresValue.int64) ?? .null }
 
-    private static func bigEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
-        withUnsafeBytes(of: value.bigEndian) { Array($0) }
+    private static func write<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.bigEndian) { bytes += $0 }
     }
 }
