@@ -10,22 +10,27 @@ import Testing
 /// streams, gap-free sequences across all of them, and each one's commits live on the others.
 @Suite(.enabled(if: postgresAvailable, "needs root and Debian's postgresql package"))
 struct SharedDatabaseTests {
+    /// Appends 1 000 events to `stream` from four threads at once, two through each of `logs`; their receipts.
+    private func appendAtOnce(through logs: [PostgresLog], to stream: String) async throws -> [AppendReceipt] {
+        try await withThrowingTaskGroup(of: [AppendReceipt].self) { group in
+            for (index, log) in (logs + logs).enumerated() {
+                group.addTask {
+                    try await onOwnThread {
+                        try (0..<250).map { event in try log.append(Array("\(index)/\(event)".utf8), to: stream) }
+                    }
+                }
+            }
+            return try await group.reduce(into: []) { $0 += $1 }
+        }
+    }
+
     @Test func appendsThroughTwoLogsTakeOneGapFreeSequence() async throws {
         let url = try PostgresServer.shared.get().makeDatabase()
         let first = try PostgresLog(PostgresAddress(url))
         let second = try PostgresLog(PostgresAddress(url))
         defer { first.close(); second.close() }
         try first.createStream("shared", policy: StreamPolicy())
-        let receipts = try await withThrowingTaskGroup(of: [AppendReceipt].self) { group in
-            for (index, log) in [first, second, first, second].enumerated() {
-                group.addTask {
-                    try await onOwnThread {
-                        try (0..<250).map { event in try log.append(Array("\(index)/\(event)".utf8), to: "shared") }
-                    }
-                }
-            }
-            return try await group.reduce(into: []) { $0 += $1 }
-        }
+        let receipts = try await appendAtOnce(through: [first, second], to: "shared")
         #expect(receipts.map(\.firstSequence).sorted() == Array(1...1_000))
         for log in [first, second] {
             let events = try log.readAll("shared", from: .all)
@@ -43,16 +48,7 @@ struct SharedDatabaseTests {
         let second = try PostgresLog(PostgresAddress(url))
         defer { first.close(); second.close() }
         try first.createStream("capped", policy: StreamPolicy(capacity: .last(5)))
-        let receipts = try await withThrowingTaskGroup(of: [AppendReceipt].self) { group in
-            for (index, log) in [first, second, first, second].enumerated() {
-                group.addTask {
-                    try await onOwnThread {
-                        try (0..<250).map { event in try log.append(Array("\(index)/\(event)".utf8), to: "capped") }
-                    }
-                }
-            }
-            return try await group.reduce(into: []) { $0 += $1 }
-        }
+        let receipts = try await appendAtOnce(through: [first, second], to: "capped")
         #expect(receipts.map(\.firstSequence).sorted() == Array(1...1_000))
         for log in [first, second] {
             #expect(try log.readAll("capped", from: .all).map(\.sequence) == Array(996...1_000))

@@ -100,8 +100,9 @@ enum PostgresCatalog {
     /// The statement that commits an append to `state`'s stream: it writes the row's positions (the
     /// first retained sequence `first` among them), inserts `blocks` (the stream's new blocks) and,
     /// when `first` is past `from` (the first sequence before), deletes the blocks that end before it
-    /// once it holds the row; the row's stored bytes are `state`'s less those of the deleted blocks. It returns the row's new
-    /// version and stored bytes. One statement, so that the server runs one for a stream's commit.
+    /// once it holds the row; the row's stored bytes are `state`'s less those of the deleted blocks.
+    /// It returns the row's new version and stored bytes. One statement, so that the server runs one
+    /// for a stream's commit.
     ///
     /// It writes the row only at version `version` and otherwise fails with `not_null_violation` (the
     /// last sequence then comes out NULL, which the column refuses), as it does when the row is gone
