@@ -14,6 +14,7 @@ struct LockOrderTests {
         let server = try PostgresServer.shared.get()
         let database = "icu\(getpid())"
         try server.sql("CREATE DATABASE \(database) LOCALE_PROVIDER icu ICU_LOCALE 'und' TEMPLATE template0")
+        defer { _ = try? server.sql("DROP DATABASE \(database) WITH (FORCE)") }
         let address = try PostgresAddress(server.url(database: database))
         let names = ["B", "a", "a_b", "a-z", "ab", "a.b", "Z", "0"]
         let log = try PostgresLog(address)

@@ -56,6 +56,24 @@ struct PostgresConnectionTests {
         #expect(try connection.execute("SELECT count(*) FROM later").int64(0, 0) == 1)
     }
 
+    @Test func everyKindOfParameterReachesTheServerAsItWasGiven() throws {
+        let connection = try PostgresConnection(PostgresAddress(PostgresServer.shared.get().makeDatabase()))
+        let values: [PostgresValue] = [
+            .int64(.min), .int64(.max), .int32(-5), .int16(7), .text(""), .text("héllo"), .bytes([]), .bytes([0, 255]), .null,
+            .int64Array([1, -2]), .textArray(["a", "", "ü"]), .bytesArray([[1], [], [0xab, 0xcd]]), .int64Array([]),
+        ]
+        let rows = try connection.execute(
+            """
+            SELECT $1::text, $2::text, $3::text, $4::text, '<' || $5 || '>', $6, encode($7, 'hex'), encode($8, 'hex'), ($9::int8 IS NULL)::text,
+                array_to_string($10, ','), array_to_string($11, '|'), (SELECT string_agg(encode(b, 'hex'), ',' ORDER BY n) FROM unnest($12) WITH ORDINALITY u(b, n)),
+                coalesce(cardinality($13), 0)::text
+            """,
+            values)
+        #expect((0..<13).map { rows.text(0, $0) } == [
+            "-9223372036854775808", "9223372036854775807", "-5", "7", "<>", "héllo", "", "00ff", "true", "1,-2", "a||ü", "01,,abcd", "0",
+        ])
+    }
+
     @Test func aPipelineWithoutBeginIsOneTransactionWhoseFailedCommitThrows() throws {
         let connection = try PostgresConnection(PostgresAddress(PostgresServer.shared.get().makeDatabase()))
         try connection.execute("CREATE TABLE t (n int8 UNIQUE DEFERRABLE INITIALLY DEFERRED)")

@@ -65,7 +65,11 @@ enum PostgresValue: Sendable {
     /// The binary array format's header: dimensions, a no-NULLs flag, the element type, the one
     /// dimension's length and lower bound; each element's length and bytes follow.
     private static func writeArrayHeader(of elementType: Oid, count: Int, to bytes: inout [UInt8]) {
-        for field in [Int32(1), 0, Int32(bitPattern: elementType), Int32(count), 1] { write(field, to: &bytes) }
+        write(Int32(1), to: &bytes)
+        write(Int32(0), to: &bytes)
+        write(elementType, to: &bytes)
+        write(Int32(count), to: &bytes)
+        write(Int32(1), to: &bytes)
     }
 
     /// An optional integer, NULL when absent.
