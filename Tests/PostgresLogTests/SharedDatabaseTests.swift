@@ -307,9 +307,6 @@ struct SharedDatabaseTests {
         #expect(events.count == 101 && events.map(\.sequence) == Array(1...101))
     }
 
-    /// A log numbers a stream it wrote last from what it wrote, in one round trip: whatever another log
-    /// did to the stream since (appends, a policy, a truncation, a conditional append it lost) is seen,
-    /// and the append is numbered again from the stream as it is.
     /// The first log numbers its next commit from the row as it wrote it, without a look: the other
     /// log's deletion is found in that commit (nothing stored, "no stream"), and so is a stream made
     /// anew under the name (numbered from 1).
@@ -347,6 +344,9 @@ struct SharedDatabaseTests {
         #expect(try log.verify().isClean)
     }
 
+    /// A log numbers a stream it wrote last from what it wrote, in one round trip: whatever another log
+    /// did to the stream since (appends, a policy, a truncation, a conditional append it lost) is seen,
+    /// and the append is numbered again from the stream as it is.
     @Test func aLogNumbersFromTheStreamAsItIsAfterAnotherMovedIt() throws {
         let server = try PostgresServer.shared.get()
         let url = try server.makeDatabase()

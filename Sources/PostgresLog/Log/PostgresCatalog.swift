@@ -117,7 +117,7 @@ enum PostgresCatalog {
         let dropping = first > from
         // The row is held before any block is deleted, as every other writer of the stream holds it
         // first: an update's SET is worked out (the delete with it) before the update takes the row.
-        let gone =
+        let deletion =
             dropping
             ? """
             held AS (SELECT id FROM streamd.streams WHERE id = $1 FOR NO KEY UPDATE),
@@ -126,7 +126,7 @@ enum PostgresCatalog {
             """ : ""
         return (
             """
-            WITH \(gone)moved AS (
+            WITH \(deletion)moved AS (
                 UPDATE streamd.streams SET first_seq = $2, last_seq = CASE WHEN \(self.version) = $7 THEN $3 END, last_ts = $4,
                     stored_bytes = $5\(dropping ? " - (SELECT coalesce(sum(bytes), 0) FROM gone)" : ""), terminal_kind = $6
                 WHERE id = $1 RETURNING id, \(self.version) AS version, stored_bytes),
