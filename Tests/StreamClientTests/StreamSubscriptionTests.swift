@@ -43,11 +43,17 @@ import Testing
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
         try await publishInts(1...3, to: "s", on: connection)
+        // The loop says how many it has had, so the task is cancelled only once it waits past the history.
+        let (received, counted) = AsyncStream.makeStream(of: Int.self)
         let task = Task { () async throws(StreamClientError) -> Int in
             var count = 0
-            for try await _ in connection.values(of: Int.self, in: "s", from: .all) { count += 1 }
+            for try await _ in connection.values(of: Int.self, in: "s", from: .all) {
+                count += 1
+                counted.yield(count)
+            }
             return count
         }
+        for await count in received where count == 3 { break }
         #expect(try await waitForSubscribers(1, of: "s", on: connection))
         task.cancel()
         let count = try await task.value
