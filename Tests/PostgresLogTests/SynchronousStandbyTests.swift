@@ -29,14 +29,25 @@ struct SynchronousStandbyTests {
                 _ = try? server.sql("SELECT pg_reload_conf()")
             }
         }
-        // On a thread of its own: the concurrency pool may be held by other tests for minutes.
-        let append = BackgroundWork { try log.append(.value, [[2]], messageIDs: ["two"], to: "waits", expectingLastSequence: nil) }
+        // On a thread of its own: the concurrency pool may be held by other tests for minutes. The
+        // writer's server process takes the new setting once the reload's signal reaches it, which a
+        // loaded machine may delay: an append committed before then is acknowledged as usual, and
+        // another is tried.
         let waiting = "SELECT pid FROM pg_stat_activity WHERE wait_event = 'SyncRep'"
-        #expect(pollUntil(timeout: patience) { (try? server.sql(waiting))?.isEmpty == false }, "the commit waits for the standby")
+        var stored: [[UInt8]] = [[1]]
+        var attempt: (payload: UInt8, work: BackgroundWork<AppendReceipt>)
+        while true {
+            let payload = UInt8(stored.count + 1)
+            let work = BackgroundWork { try log.append(.value, [[payload]], messageIDs: ["id \(payload)"], to: "waits", expectingLastSequence: nil) }
+            attempt = (payload, work)
+            #expect(pollUntil(timeout: patience) { work.isFinished || (try? server.sql(waiting))?.isEmpty == false }, "the commit waits for the standby")
+            guard work.isFinished, stored.count < 20, (try? work.result()) != nil else { break }
+            stored.append([payload])
+        }
         try server.sql("SELECT pg_cancel_backend(pid) FROM (\(waiting)) AS w")
         var refusal: EventLogError?
         do {
-            let receipt = try append.result(within: patience / .seconds(1))
+            let receipt = try attempt.work.result(within: patience / .seconds(1))
             Issue.record("the append was acknowledged: \(receipt)")
         } catch {
             refusal = error as? EventLogError
@@ -48,11 +59,12 @@ struct SynchronousStandbyTests {
         try server.sql("SELECT pg_reload_conf()")
         waitsForStandby = false
         // It is stored, and publishing it again with its id is answered with it.
-        #expect(try log.readAll("waits", from: .all).map(\.payload) == [[1], [2]])
+        stored.append([attempt.payload])
+        #expect(try log.readAll("waits", from: .all).map(\.payload) == stored)
         let again = expectLogError(.duplicateMessageID) {
-            _ = try log.append(.value, [[2]], messageIDs: ["two"], to: "waits", expectingLastSequence: nil)
+            _ = try log.append(.value, [[attempt.payload]], messageIDs: ["id \(attempt.payload)"], to: "waits", expectingLastSequence: nil)
         }
-        #expect(again?.duplicates[0]?.sequence == 2)
-        #expect(try log.append([3], to: "waits").firstSequence == 3)
+        #expect(again?.duplicates[0]?.sequence == UInt64(stored.count))
+        #expect(try log.append([99], to: "waits").firstSequence == UInt64(stored.count + 1))
     }
 }

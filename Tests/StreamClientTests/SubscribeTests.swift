@@ -94,16 +94,23 @@ import Testing
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
         _ = try await connection.append(bytes("a"), to: "s")
+        // The loop has the history before the stream is deleted (the daemon counts a subscriber
+        // before it sends the history, and a deletion first ends what it has not sent).
+        let (received, counted) = AsyncStream.makeStream(of: Int.self)
         let task = Task { () async -> (Int, StreamClientError?) in
             var seen = 0
             do {
-                for try await _ in connection.events(in: "s", from: .all) { seen += 1 }
+                for try await _ in connection.events(in: "s", from: .all) {
+                    seen += 1
+                    counted.yield(seen)
+                }
             } catch {
                 return (seen, error as? StreamClientError)
             }
             return (seen, nil)
         }
-        #expect(try await waitForSubscribers(1, of: "s", on: connection))
+        for await seen in received where seen == 1 { break }
+        #expect(try await connection.streamInfo("s").subscribers == 1)
         try await connection.deleteStream("s")
         let (seen, error) = await task.value
         #expect(seen == 1)

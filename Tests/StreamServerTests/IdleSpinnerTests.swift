@@ -65,8 +65,19 @@ struct IdleSpinnerTests {
 
     /// At idle priority the thread gets a core only when nothing else wants one: `stop()` must not
     /// wait for that, or a busy machine holds up the server's shutdown for seconds.
+    /// A stop that waits for the idle-priority thread is slow every time; a loaded machine may pause
+    /// this test's own thread once, so the fastest of up to five tries is what counts.
     @Test(arguments: [false, true])
     func stopReturnsPromptlyWhileEveryCoreIsBusy(spinning: Bool) throws {
+        var tries: [Duration] = []
+        while tries.count < 5, tries.allSatisfy({ $0 >= .milliseconds(100) }) {
+            tries.append(try stopThreeSpinnersOnBusyCores(spinning: spinning))
+        }
+        #expect(tries.contains { $0 < .milliseconds(100) }, "stopping 3 spinners on busy cores took \(tries)")
+    }
+
+    /// How long `stop()` of three spinners took while twice as many threads as cores were busy.
+    private func stopThreeSpinnersOnBusyCores(spinning: Bool) throws -> Duration {
         let spinners = (0..<3).map { _ in IdleSpinner(window: .seconds(30)) }
         if spinning {
             for spinner in spinners {
@@ -88,8 +99,8 @@ struct IdleSpinnerTests {
         let took = ContinuousClock.now - start
         busy.store(false, ordering: .relaxed)
         for work in load { _ = try work.result() }
-        #expect(took < .milliseconds(100), "stopping \(spinners.count) spinners on busy cores took \(took)")
         for spinner in spinners { #expect(pollUntil { spinner.thread == nil }) }
+        return took
     }
 
     private func cpuTime(of thread: pthread_t) throws -> Duration {

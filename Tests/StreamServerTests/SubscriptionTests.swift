@@ -197,6 +197,9 @@ import Testing
         let subscription = try #require(subscriber.session.subscription(1) as? Subscription)
         for index in 1...5 { try publisher.publish(payload(index), to: "s") }
         _ = try subscriber.waitForEvents(of: 1, count: 5)
+        // Following live (had it caught up from the log, events 6...10 would be read, not buffered).
+        subscription.waitForDelivery()
+        #expect(subscription.isAttached)
         // 10 credits: events 6...10 go out, the 30 after them wait in the buffer (live events reach it
         // from the log's notification thread, so wait for them).
         for index in 6...40 { try publisher.publish(payload(index), to: "s") }

@@ -88,10 +88,11 @@ struct TransportOrderAndBoundsTests {
         // The delete takes the stream's lock and waits for the writer; the publish then waits for the lock.
         let deleteID = deleter.makeRequestID()
         Thread.detachNewThread { deleter.session.receive((try? ClientMessage.deleteStream(name: "d").encoded(requestID: deleteID)) ?? []) }
-        usleep(200_000)
+        let entry = hub.entry(for: "d")
+        #expect(pollUntil(timeout: patience) { entry.window.withLockIfAvailable { _ in } == nil }, "the delete never took the stream's lock")
         let publishID = publisher.makeRequestID()
         Thread.detachNewThread { publisher.session.receive((try? ClientMessage.publish(.init(stream: "d", payload: [2])).encoded(requestID: publishID)) ?? []) }
-        usleep(200_000)
+        usleep(200_000)  // time for the publish to reach the lock (should it not, it comes after the delete: the same outcome)
         hold.release()
         #expect(try deleter.replies(from: deleteID, count: 1)[0].message == .ok)
         #expect(try publisher.replies(from: publishID, count: 1)[0].message.publishedSequence == 1)

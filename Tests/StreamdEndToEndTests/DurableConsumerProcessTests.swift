@@ -27,6 +27,9 @@ import Testing
         }
         #expect(await eventually { sequences("acked").count == 5 && !sequences("held").isEmpty })
         try await Task.sleep(for: .milliseconds(200))
+        // A slow machine may take the ack wait to get here: the daemon then gave the held events
+        // to the child again (its only member), and they reach the second member a third time.
+        let heldTwice = ContinuousClock.now - childStarted >= .seconds(2)
         kill(child.process.processIdentifier, SIGKILL)
         _ = try child.waitForExit()
         let (acked, held) = (sequences("acked"), sequences("held"))
@@ -46,7 +49,7 @@ import Testing
         #expect(received.count == Set(received).count, "each event came once to the second member")
         #expect(Set(received).union(acked) == Set(1...total), "none lost: \(Set(1...total).subtracting(received).subtracting(acked).sorted())")
         for arrival in arrivals where held.contains(arrival.sequence) {
-            #expect(arrival.deliveries == 2, "event \(arrival.sequence) was held by the killed member: its second delivery")
+            #expect(heldTwice ? arrival.deliveries >= 2 : arrival.deliveries == 2, "event \(arrival.sequence) was held by the killed member: its second delivery")
             #expect(arrival.at - childStarted >= .seconds(2), "event \(arrival.sequence) came again before its ack wait ran out")
         }
         let info = try await connection.consumerInfo("workers", on: "jobs")

@@ -8,12 +8,12 @@ import Testing
 /// it sends `PING` now and then.
 @Suite struct KeepAliveTests {
     @Test func aQuietConnectionOutlivesTheIdleTimeoutThroughItsPingsAndOneWithoutThemDoesNot() async throws {
-        let daemon = try DaemonFixture(extra: ["--idle-timeout", "1"])
+        let daemon = try DaemonFixture(extra: ["--idle-timeout", "3"])
         let pinging = try await StreamConnection.connect(socketPath: daemon.socket, clientName: "t", trustedDaemonUser: nil, keepAlive: .milliseconds(300))
         let silent = try await StreamConnection.connect(socketPath: daemon.socket, clientName: "t", trustedDaemonUser: nil, keepAlive: .zero)
-        try await Task.sleep(for: .milliseconds(2500))
+        // Once the silent one is closed, the idle timeout has passed for the pinging one too (opened first).
+        #expect(await eventually { silent.isClosed })
         #expect(try await pinging.append(Array("still here".utf8), to: "s").sequence == 1)
-        #expect(silent.isClosed)
         await #expect(throws: StreamClientError.self) { try await silent.append([1], to: "s") }
         pinging.close()
     }

@@ -225,7 +225,7 @@ struct PostgresDaemonsTests {
             try ToolProcess.run("streambench", ["--db", url, "--events", "2000", "--runs", "1", "--only", "rtt,publish,replay,across"])
         }
         #expect(result.status == 0, "\(result)")
-        for metric in ["rtt", "publish", "replay", "across_p50", "across_p99", "across_p999"] {
+        for metric in ["rtt", "publish", "replay", "across_p50", "across_p99", "across_p999", "near_p50", "near_p99", "near_p999"] {
             #expect(result.standardOutput.contains("peer=streamd metric=\(metric) value="), "no \(metric) in \(result)")
         }
         let refused = try ToolProcess.run("streambench", ["--db", "/tmp/streamd.sqlite"])

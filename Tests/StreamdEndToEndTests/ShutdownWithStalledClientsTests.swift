@@ -24,8 +24,9 @@ import Testing
         let stopping = clock.now - started
         #expect(exit == 0)
         // The daemon gives a client that does not read its close timeout (5 s) to take its last frames,
-        // then closes it; the bound leaves room for a loaded machine, not for waiting forever.
-        #expect(stopping < .seconds(10), "SIGTERM took \(stopping) with a subscriber not reading")
+        // then closes it; the bound leaves room for Foundation noticing the exit late (up to 5 s more,
+        // `waitForExitStatus`) on a loaded machine, not for waiting forever.
+        #expect(stopping < .seconds(20), "SIGTERM took \(stopping) with a subscriber not reading")
         #expect(!FileManager.default.fileExists(atPath: daemon.socket))
         withExtendedLifetime(stalled) {}
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Work on a thread of its own, whose result the test waits for: a blocking read on the Swift
 /// concurrency pool could starve the server's tasks while tests run in parallel.
@@ -8,13 +9,18 @@ import Foundation
 public final class BackgroundWork<Output>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var outcome: Result<Output, any Error>?
+    private let finished = Atomic(false)
 
     public init(_ body: @escaping @Sendable () throws -> Output) {
         Thread.detachNewThread { [self] in
             outcome = Result { try body() }
+            finished.store(true, ordering: .releasing)
             done.signal()
         }
     }
+
+    /// Whether the work has finished (its result is then there without waiting).
+    public var isFinished: Bool { finished.load(ordering: .acquiring) }
 
     /// The work's result, once it has finished; fails if that takes longer than `seconds`.
     public func result(within seconds: Double = 60) throws -> Output {

@@ -78,7 +78,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Waits up to `timeout` until a line of standard output is `line`; throws if it exits first or time runs out.
-    public func waitForOutput(line: String, timeout: TimeInterval = 15) throws {
+    public func waitForOutput(line: String, timeout: TimeInterval = patience.timeInterval) throws {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }

@@ -65,7 +65,7 @@ public final class DaemonProcess: @unchecked Sendable {
     }
 
     /// Waits until standard error contains `text` (the daemon logs "listening" once it serves).
-    public func waitForError(containing text: String, timeout: TimeInterval = 15) throws {
+    public func waitForError(containing text: String, timeout: TimeInterval = patience.timeInterval) throws {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }

@@ -114,7 +114,7 @@ public final class ToolProcess: @unchecked Sendable {
     }
 
     /// Waits until standard output contains `text`.
-    public func waitForOutput(containing text: String, timeout: TimeInterval = 15) throws {
+    public func waitForOutput(containing text: String, timeout: TimeInterval = patience.timeInterval) throws {
         let deadline = Date(timeIntervalSinceNow: timeout)
         condition.lock()
         defer { condition.unlock() }
