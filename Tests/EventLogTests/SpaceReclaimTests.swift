@@ -154,6 +154,7 @@ import StreamdTestSupport
     /// its longest wait is too long; a reclaim that held the writer for the whole file fails every run.
     @Test func appendsGoOnWhileTheFileShrinks() throws {
         var waits: [Double] = []
+        var passed = false
         for _ in 0..<3 {
             let dir = TemporaryDirectory()
             let log = try Self.open(dir.file())
@@ -165,7 +166,8 @@ import StreamdTestSupport
             try log.deleteStream("big.2")
             var longest = 0.0
             var appended = 0
-            let deadline = Date().addingTimeInterval(30)
+            let shrinkStarted = Date()
+            let deadline = shrinkStarted.addingTimeInterval(30)
             while Self.fileBytes(dir.file()) > full / 3 && Date() < deadline {
                 let started = Date()
                 if appended == 0 { try log.ensureStream("live") }
@@ -175,11 +177,13 @@ import StreamdTestSupport
             }
             #expect(Self.fileBytes(dir.file()) <= full / 3)
             #expect(try log.readAll("live").count == appended)
-            waits.append(longest)
             // A step aims at 1 ms; 250 ms leaves room for a loaded 2-core machine and a debug build,
-            // and is still far below what one vacuum of the whole file would hold the writer.
-            if longest < 0.25 { break }
+            // and is still far below what one vacuum of the whole file would hold the writer (about the
+            // whole shrink, which a machine slow enough to pass 250 ms stretches too).
+            let bound = max(0.25, Date().timeIntervalSince(shrinkStarted) / 4)
+            waits.append(longest)
+            if longest < bound { passed = true; break }
         }
-        #expect(waits.last.map { $0 < 0.25 } == true, "the longest append of each run waited \(waits) s")
+        #expect(passed, "the longest append of each run waited \(waits) s")
     }
 }

@@ -138,7 +138,8 @@ import Testing
         let connection = try await fixture.connect()
         _ = try await connection.append(contentsOf: [bytes("poison"), bytes("fine")], to: "jobs")
         try await connection.addConsumer(
-            "workers", on: "jobs", config: ConsumerConfig(ackWait: .milliseconds(100), maxDeliver: 3, deadLetter: "jobs.dead"))
+            "workers", on: "jobs", config: ConsumerConfig(ackWait: .seconds(1), maxDeliver: 3, deadLetter: "jobs.dead"))
+        // An ack wait long enough that "fine" is acknowledged within it on a loaded machine.
         let collector = EventCollector<Delivery<[UInt8]>, StreamClientError>()
         let start = connection.consumer("workers", on: "jobs").on(value: { delivery in
             if delivery.value != bytes("poison") { delivery.ack() }
@@ -150,7 +151,7 @@ import Testing
         for try await event in connection.history(of: "jobs.dead") { dead.append(event.payload) }
         #expect(dead == [bytes("poison")])
         #expect(try await eventually { try await connection.consumerInfo("workers", on: "jobs").ackFloor == 2 })
-        try await Task.sleep(for: .milliseconds(400))
+        try await Task.sleep(for: .milliseconds(1_500))  // past another ack wait
         #expect(collector.values.filter { $0.sequence == 1 }.count == 3, "never delivered again")
         #expect(try await connection.streamInfo("jobs.dead").count == 1)
         start.dispose()

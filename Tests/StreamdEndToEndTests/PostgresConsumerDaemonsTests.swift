@@ -90,8 +90,12 @@ struct PostgresConsumerDaemonsTests {
         // Now the second serves it; when it dies without giving it up, the first takes it over once the
         // lease runs out, with every acknowledgement the second answered.
         _ = try await onFirst.append(contentsOf: (11...12).map { bytes("job \($0)") }, to: "jobs")
+        let handedOut = ContinuousClock.now
         let holding = onSecond.consumer("workers", on: "jobs").start { _ in }
         #expect(try await eventually { try await onFirst.consumerInfo("workers", on: "jobs").pending == 2 })
+        // A slow machine may take the ack wait (2 s) to get here: the second daemon then gave the two
+        // to its member again, and the first gives them a third time.
+        let heldTwice = ContinuousClock.now - handedOut >= .seconds(2)
         second.signal(SIGKILL)
         _ = second.waitForExit()
         holding.dispose()
@@ -108,7 +112,7 @@ struct PostgresConsumerDaemonsTests {
                 try await Task.sleep(for: .milliseconds(500))
             }
         }
-        #expect(again.map(\.0) == [11, 12] && again.allSatisfy { $0.1 == 2 }, "\(again)")
+        #expect(again.map(\.0) == [11, 12] && again.allSatisfy { heldTwice ? $0.1 >= 2 : $0.1 == 2 }, "\(again)")
         #expect(try await onFirst.consumerInfo("workers", on: "jobs").ackFloor == 12)
     }
 

@@ -147,11 +147,17 @@ struct PostgresDaemonsTests {
         let (daemon, _) = try daemon(url)
         defer { daemon.signal(SIGTERM) }
         let pid = daemon.process.processIdentifier
-        Thread.sleep(forTimeInterval: 1)
-        let before = try DaemonResources.cpuSeconds(of: pid)
-        Thread.sleep(forTimeInterval: 3)
-        let used = try DaemonResources.cpuSeconds(of: pid) - before
-        #expect(used < 0.15, "an idle daemon used \(used) s of CPU in 3 s")
+        // Successive windows of 3 s, for up to a minute: work left from starting up, slowed by a loaded
+        // machine, may fall in the first; a tail that spins fills every one.
+        var windows: [Double] = []
+        var before = try DaemonResources.cpuSeconds(of: pid)
+        while windows.count < 20, windows.allSatisfy({ $0 >= 0.15 }) {
+            Thread.sleep(forTimeInterval: 3)
+            let now = try DaemonResources.cpuSeconds(of: pid)
+            windows.append(now - before)
+            before = now
+        }
+        #expect(windows.contains { $0 < 0.15 }, "an idle daemon used \(windows) s of CPU in each 3 s")
     }
 
     /// A primary with a synchronous standby: the primary killed with SIGKILL, the standby promoted by

@@ -38,7 +38,8 @@ struct MetricsProcessTests {
         var after = try HTTPScrape.metrics(port: port)
         #expect(pollUntil {
             after = (try? HTTPScrape.metrics(port: port)) ?? after
-            return (after.value("streamd_delivered_events_total") ?? 0) >= 3
+            // Attached once a read after the delivery found nothing more.
+            return (after.value("streamd_delivered_events_total") ?? 0) >= 3 && after.value("streamd_subscriptions_catching_up") == 0
         })
         #expect(after.value("streamd_events_published_total") == 10)
         #expect(after.value("streamd_publish_requests_total") == 10)
@@ -72,7 +73,8 @@ struct MetricsProcessTests {
         let (daemon, port) = try metricsDaemon(directory)
         let client = try SocketClient.connected(to: directory.socket, maxVersion: 4)
         for byte in [1, 2, 3] as [UInt8] { _ = try client.publish([byte], to: "jobs") }
-        let config = ConsumerConfig(ackWait: .seconds(1), maxDeliver: 2, deadLetter: "jobs.dead")
+        // An ack wait well above the time this test takes to acknowledge 1 on a loaded machine.
+        let config = ConsumerConfig(ackWait: .seconds(3), maxDeliver: 2, deadLetter: "jobs.dead")
         let added = try client.request(.addConsumer(stream: "jobs", name: "c", config: config))
         guard case .consumerInfo = added else { throw TestFailure("ADD_CONSUMER was answered \(added)") }
         let attached = try client.request(.consume(.init(subscriptionID: 1, stream: "jobs", consumer: "c", credit: 10)))
@@ -86,7 +88,7 @@ struct MetricsProcessTests {
         #expect(try client.request(.ack(stream: "jobs", consumer: "c", sequences: [1])) == .ok)
         #expect(try client.request(.nack(stream: "jobs", consumer: "c", sequence: 2, delayMilliseconds: 0)) == .ok)
         var scrape = try HTTPScrape.metrics(port: port)
-        #expect(pollUntil {
+        #expect(pollUntil(timeout: patience) {
             scrape = (try? HTTPScrape.metrics(port: port)) ?? scrape
             return scrape.value("streamd_consumer_dead_lettered_events_total") == 2
         })
