@@ -21,6 +21,7 @@ struct ClientBenchmark {
         var group: [Double] = []
         var latencyP50: [Double] = [], latencyP99: [Double] = [], latencyP999: [Double] = [], fanOut: [Double] = [], fanOutPublish: [Double] = []
         var acrossP50: [Double] = [], acrossP99: [Double] = [], acrossP999: [Double] = []
+        var nearP50: [Double] = [], nearP99: [Double] = [], nearP999: [Double] = []
         var resident: [Double] = [], peak: [Double] = []
         var createFirst: [Double] = [], createLast: [Double] = []
         var trickleCPU: [Double] = []
@@ -62,8 +63,15 @@ struct ClientBenchmark {
                 figures.latencyP99.append(latency.p99)
                 figures.latencyP999.append(latency.p999)
             }
-            // Two daemons on one PostgreSQL database: publish through one, subscribe through the other.
+            // Two daemons on one PostgreSQL database: publish through one, subscribe through the other;
+            // first the same rate to a subscriber on the publishing daemon, which is told without a
+            // notification or a read, so the difference between the two is what crossing costs.
             if let database = arguments.database, runs("across") {
+                let near = try latencyAtFixedRate(
+                    publishingTo: daemon.socketPath, readingFrom: daemon.socketPath, payload: payload, count: 10_000, interval: 1_000_000, stream: "near")
+                figures.nearP50.append(near.p50)
+                figures.nearP99.append(near.p99)
+                figures.nearP999.append(near.p999)
                 let otherDirectory = directory + "/other"
                 try FileManager.default.createDirectory(atPath: otherDirectory, withIntermediateDirectories: true)
                 let other = try Daemon(executable: arguments.streamd, directory: otherDirectory, durability: arguments.durability, database: database)
@@ -105,6 +113,9 @@ struct ClientBenchmark {
             ("across_p50", figures.acrossP50, "us", "publish through one daemon to a subscriber on another, 1k events/s"),
             ("across_p99", figures.acrossP99, "us", "publish through one daemon to a subscriber on another, 1k events/s"),
             ("across_p999", figures.acrossP999, "us", "publish through one daemon to a subscriber on another, 1k events/s"),
+            ("near_p50", figures.nearP50, "us", "publish to a subscriber on the same daemon, 1k events/s, beside across"),
+            ("near_p99", figures.nearP99, "us", "publish to a subscriber on the same daemon, 1k events/s, beside across"),
+            ("near_p999", figures.nearP999, "us", "publish to a subscriber on the same daemon, 1k events/s, beside across"),
             ("fanout_deliveries", figures.fanOut, "events/s", "100 subscribers, \(fanOutEvents) events each"),
             ("fanout_publish", figures.fanOutPublish, "events/s", "publishing while 100 subscribers read"),
             ("trickle_daemon_cpu", figures.trickleCPU, "cores",
