@@ -25,7 +25,7 @@ import StreamdTestSupport
             if round % 2 == 0 { log.close() }  // the others close from deinit
         }
         // Threads end just after close() returns: wait for them, allowing for other tests' threads.
-        #expect(pollUntil(timeout: .seconds(60)) { threadCount() <= before + 100 }, "\(threadCount() - before) more threads than before 300 logs")
+        #expect(pollUntil { threadCount() <= before + 100 }, "\(threadCount() - before) more threads than before 300 logs")
         let log = try EventLog(path: dir.file())
         #expect(try log.readAll("s").count == 300)
         #expect(try log.verify().isClean)

@@ -124,7 +124,7 @@ struct LogConformanceTests {
         defer { observation.cancel() }
         for index in 1...50 { try log.append([UInt8(index)], to: "live") }
         try log.append(contentsOf: (0..<300).map { [UInt8(truncatingIfNeeded: $0)] }, to: "live")
-        #expect(pollUntil(timeout: patience) { seen.withLock { $0.count } >= 350 })
+        #expect(pollUntil { seen.withLock { $0.count } >= 350 })
         #expect(seen.withLock { $0 } == Array(2...351))
     }
 

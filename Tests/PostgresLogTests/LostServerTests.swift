@@ -25,7 +25,7 @@ struct LostServerTests {
         let url = "postgresql://streamd@\(namespace.address):\(server.port)/\(database)?tcp_user_timeout=2000&keepalives_idle=1&keepalives_interval=1&keepalives_count=2"
         // pg_reload_conf only signals the server: connections are refused until it has read the rule.
         var opened: PostgresLog?
-        #expect(pollUntil(timeout: patience) {
+        #expect(pollUntil {
             opened = try? PostgresLog(PostgresAddress(url))
             return opened != nil
         }, "the server takes connections over the link")
@@ -54,7 +54,7 @@ struct LostServerTests {
         // on a new connection once the link carries again, after whatever is there (with its id, so
         // that trying it again while the link comes back stores it once).
         var stored: UInt64?
-        #expect(pollUntil(timeout: patience) {
+        #expect(pollUntil {
             do {
                 stored = try log.append(.value, [[3]], messageIDs: ["three"], to: "wire", expectingLastSequence: nil).lastSequence
             } catch let error as EventLogError where error.code == .duplicateMessageID {

@@ -66,7 +66,7 @@ struct SharedDatabaseTests {
         defer { observation.cancel() }
         for index in 0..<200 { try publisher.append([UInt8(truncatingIfNeeded: index)], to: "feed") }
         try publisher.appendCompleted(to: "feed")
-        #expect(pollUntil(timeout: patience) { seen.withLock { $0.count } >= 201 })
+        #expect(pollUntil { seen.withLock { $0.count } >= 201 })
         #expect(seen.withLock { $0 } == Array(1...201))
     }
 
@@ -82,18 +82,18 @@ struct SharedDatabaseTests {
         let first = try PostgresLog(PostgresAddress(url))
         defer { first.close(); neighbour.close() }
         try first.createStream("bell", policy: StreamPolicy())
-        #expect(pollUntil(timeout: patience) { !first.ringsForOthers }, "alone, it stops ringing")
+        #expect(pollUntil { !first.ringsForOthers }, "alone, it stops ringing")
         try first.append([1], to: "bell")
         let second = try PostgresLog(PostgresAddress(url))
         let seen = Mutex<[UInt64]>([])
         let observation = try second.observeAppends(to: "bell") { append in seen.withLock { $0 += append.events.map(\.sequence) } }
-        #expect(pollUntil(timeout: patience) { first.ringsForOthers && second.ringsForOthers }, "each hears the other")
+        #expect(pollUntil { first.ringsForOthers && second.ringsForOthers }, "each hears the other")
         try first.append([2], to: "bell")
         try second.append([3], to: "bell")
-        #expect(pollUntil(timeout: patience) { seen.withLock { $0 } == [2, 3] })
+        #expect(pollUntil { seen.withLock { $0 } == [2, 3] })
         observation.cancel()
         second.close()
-        #expect(pollUntil(timeout: patience) { !first.ringsForOthers }, "alone again, it stops again")
+        #expect(pollUntil { !first.ringsForOthers }, "alone again, it stops again")
         try first.append([4], to: "bell")
         #expect(try first.readAll("bell", from: .all).map(\.sequence) == [1, 2, 3, 4])
     }
@@ -110,16 +110,16 @@ struct SharedDatabaseTests {
         let observation = try subscriber.observeAppends(to: "cut") { append in seen.withLock { $0 += append.events.map(\.sequence) } }
         defer { observation.cancel() }
         try publisher.append([1], to: "cut")
-        #expect(pollUntil(timeout: patience) { seen.withLock { $0 } == [1] })
+        #expect(pollUntil { seen.withLock { $0 } == [1] })
         // Every listener of the database loses its connection, and with it the notifications rung
         // meanwhile (each log's listener connects on its own thread: both are waited for first).
         let listeners = "SELECT count(*) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'streamd listener'"
-        #expect(pollUntil(timeout: patience) { (try? server.sql(listeners))?.trimmingCharacters(in: .whitespacesAndNewlines) == "2" })
+        #expect(pollUntil { (try? server.sql(listeners))?.trimmingCharacters(in: .whitespacesAndNewlines) == "2" })
         let cut = try server.sql(
             "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'streamd listener'")
         #expect(cut.trimmingCharacters(in: .whitespacesAndNewlines) == "2")
         for index in 2...20 { try publisher.append([UInt8(index)], to: "cut") }
-        #expect(pollUntil(timeout: patience) { seen.withLock { $0.count } >= 20 })
+        #expect(pollUntil { seen.withLock { $0.count } >= 20 })
         #expect(seen.withLock { $0 } == Array(1...20))
     }
 
@@ -143,7 +143,7 @@ struct SharedDatabaseTests {
         holder.close()
         // The server lets the lock go once the holder's session has ended, a moment after it closed:
         // the next sweeps take the lease, and the events are a minute old at this log's clock.
-        #expect(pollUntil(timeout: patience) {
+        #expect(pollUntil {
             (try? other.enforceRetention()) != nil && (try? other.streamInfo("aged")?.count) == 0
         })
     }
@@ -233,7 +233,7 @@ struct SharedDatabaseTests {
         try server.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE pid IN (\(pids))")
         // pg_terminate_backend only signals: the connections broke once their sessions are gone.
         let remaining = "SELECT count(*) FROM pg_stat_activity WHERE pid IN (\(pids))"
-        #expect(pollUntil(timeout: patience) { (try? server.sql(remaining))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0" })
+        #expect(pollUntil { (try? server.sql(remaining))?.trimmingCharacters(in: .whitespacesAndNewlines) == "0" })
         #expect(try log.append([2], to: "cut").firstSequence == 2)
         #expect(try log.readAll("cut", from: .all).map(\.sequence) == [1, 2])
     }

@@ -40,7 +40,7 @@ struct SynchronousStandbyTests {
             let payload = UInt8(stored.count + 1)
             let work = BackgroundWork { try log.append(.value, [[payload]], messageIDs: ["id \(payload)"], to: "waits", expectingLastSequence: nil) }
             attempt = (payload, work)
-            #expect(pollUntil(timeout: patience) { work.isFinished || (try? server.sql(waiting))?.isEmpty == false }, "the commit waits for the standby")
+            #expect(pollUntil { work.isFinished || (try? server.sql(waiting))?.isEmpty == false }, "the commit waits for the standby")
             guard work.isFinished, stored.count < 20, (try? work.result()) != nil else { break }
             stored.append([payload])
         }

@@ -22,7 +22,7 @@ struct CPULatencyRequestTests {
             #expect(pollUntil { request.isHolding })
             usleep(2_000)
         }
-        #expect(pollUntil(timeout: .seconds(30)) { request.sleepsUpToDate })
+        #expect(pollUntil { request.sleepsUpToDate })
         #expect(!request.isHolding)
         #expect(request.holdCount == 1)
         #expect(try values(in: file) == [CPULatencyRequest.noConstraint, 0, CPULatencyRequest.noConstraint])

@@ -89,7 +89,7 @@ struct TransportOrderAndBoundsTests {
         let deleteID = deleter.makeRequestID()
         Thread.detachNewThread { deleter.session.receive((try? ClientMessage.deleteStream(name: "d").encoded(requestID: deleteID)) ?? []) }
         let entry = hub.entry(for: "d")
-        #expect(pollUntil(timeout: patience) { entry.window.withLockIfAvailable { _ in } == nil }, "the delete never took the stream's lock")
+        #expect(pollUntil { entry.window.withLockIfAvailable { _ in } == nil }, "the delete never took the stream's lock")
         let publishID = publisher.makeRequestID()
         Thread.detachNewThread { publisher.session.receive((try? ClientMessage.publish(.init(stream: "d", payload: [2])).encoded(requestID: publishID)) ?? []) }
         usleep(200_000)  // time for the publish to reach the lock (should it not, it comes after the delete: the same outcome)

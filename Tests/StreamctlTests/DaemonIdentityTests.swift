@@ -51,7 +51,7 @@ struct DaemonIdentityTests {
             "streamctl", ["publish", "--socket", directory.socket, "s", "x"], environment: ["STREAMD_DAEMON_USER": user.name])
         #expect(trusted.status == 1)
         #expect(!trusted.standardError.contains("runs as"))
-        #expect(pollUntil(timeout: .seconds(5)) { ((try? Data(contentsOf: URL(fileURLWithPath: capture))) ?? Data()).count > 0 })
+        #expect(pollUntil { ((try? Data(contentsOf: URL(fileURLWithPath: capture))) ?? Data()).count > 0 })
     }
 
     // Needs root to run a real streamd as a second user.
@@ -62,7 +62,7 @@ struct DaemonIdentityTests {
         try user.own(directory.path)
         let daemon = try user.start(DaemonProcess.executable, ["--socket", directory.socket, "--db", directory.database, "--socket-mode", "666"])
         defer { daemon.signal(SIGTERM); _ = daemon.finish(timeout: 10) }
-        #expect(pollUntil(timeout: .seconds(20)) { FileManager.default.fileExists(atPath: directory.socket) })
+        #expect(pollUntil { FileManager.default.fileExists(atPath: directory.socket) })
         let refused = try ToolProcess.run("streamctl", ["publish", "--socket", directory.socket, "s", "x"])
         #expect(refused.status == 1 && refused.standardError.contains("runs as \(user.name)"), "\(refused)")
         let named = try ToolProcess.run("streamctl", ["--daemon-user", String(user.uid), "publish", "--socket", directory.socket, "s", "x"])

@@ -37,9 +37,9 @@ import Testing
         // More clients arrive at the limit meanwhile; each is answered promptly.
         for _ in 0..<3 {
             let asked = ContinuousClock.now
-            let (_, greeting) = try SocketClient.greet(daemon.socket, timeout: 5)
+            let (_, greeting) = try SocketClient.greet(daemon.socket, timeout: 15)
             #expect(greeting != .noAnswer && greeting != .welcomed)
-            #expect(ContinuousClock.now - asked < .seconds(3))
+            #expect(ContinuousClock.now - asked < .seconds(10), "a refusal at the limit waited for something")
             Thread.sleep(forTimeInterval: 0.5)
         }
         Thread.sleep(until: Date(timeIntervalSinceNow: max(0, 3 - (ContinuousClock.now - started).seconds)))

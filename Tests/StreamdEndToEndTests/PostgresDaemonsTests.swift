@@ -167,7 +167,7 @@ struct PostgresDaemonsTests {
         let primary = try PostgresServer(settings: ["synchronous_standby_names": "*"])
         let standby = try PostgresServer(standbyOf: primary)
         defer { standby.stop(); primary.stop() }
-        #expect(pollUntil(timeout: patience) {
+        #expect(pollUntil {
             (try? primary.sql("SELECT sync_state FROM pg_stat_replication")) == "sync\n"
         }, "the standby never became synchronous")
         try primary.sql("CREATE DATABASE failover")

@@ -72,7 +72,7 @@ public final class PostgresServer: @unchecked Sendable {
         let command = ["/usr/sbin/runuser", "-u", "postgres", "--", "\(Self.binaries)/postgres", "-D", directory.path + "/data", "-p", "\(port)"] + options
         let launched = namespace.map { ["/usr/sbin/ip", "netns", "exec", $0.name] + command } ?? command
         server = try ToolProcess(path: launched[0], Array(launched.dropFirst()))
-        let ready = pollUntil(timeout: patience) {
+        let ready = pollUntil {
             (try? Self.asPostgres("pg_isready", ["-h", self.directory.path, "-p", "\(self.port)", "-U", "streamd", "-d", "postgres"]).status) == 0
         }
         guard ready else {

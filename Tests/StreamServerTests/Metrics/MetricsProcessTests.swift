@@ -88,7 +88,7 @@ struct MetricsProcessTests {
         #expect(try client.request(.ack(stream: "jobs", consumer: "c", sequences: [1])) == .ok)
         #expect(try client.request(.nack(stream: "jobs", consumer: "c", sequence: 2, delayMilliseconds: 0)) == .ok)
         var scrape = try HTTPScrape.metrics(port: port)
-        #expect(pollUntil(timeout: patience) {
+        #expect(pollUntil {
             scrape = (try? HTTPScrape.metrics(port: port)) ?? scrape
             return scrape.value("streamd_consumer_dead_lettered_events_total") == 2
         })
