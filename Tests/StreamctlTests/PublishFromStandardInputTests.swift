@@ -8,7 +8,7 @@ import Testing
     static let shared = SharedDaemon.start()
 
     /// Waits until `stream` holds `count` events, or fails after `timeout` seconds.
-    private func waitForCount(_ ctl: Ctl, _ stream: String, _ count: Int64, timeout: TimeInterval = 10) throws {
+    private func waitForCount(_ ctl: Ctl, _ stream: String, _ count: Int64, timeout: TimeInterval = patience.timeInterval) throws {
         let deadline = Date(timeIntervalSinceNow: timeout)
         while Date() < deadline {
             let info = try ctl.run("info", stream, "--json")

@@ -10,7 +10,7 @@ import Testing
         let notifications = try NotificationSocket(name: directory.path + "/notify")
         let daemon = try DaemonProcess(["--socket", directory.socket, "--db", directory.database],
                                        environment: ["NOTIFY_SOCKET": notifications.name])
-        let ready = try #require(notifications.receive(), "no READY=1 within 15 s; stderr: \(daemon.standardError)")
+        let ready = try #require(notifications.receive(), "no READY=1 in time; stderr: \(daemon.standardError)")
         #expect(ready.split(separator: "\n").first == "READY=1")
         #expect(ready.contains("STATUS=listening on \(directory.socket)"))
         #expect(ready.contains("MAINPID=\(daemon.process.processIdentifier)"))
@@ -19,7 +19,7 @@ import Testing
         #expect(try client.publish(Array("after ready".utf8), to: "s") == 1)
 
         daemon.signal(SIGTERM)
-        let stopping = try #require(notifications.receive(), "no STOPPING=1 within 15 s; stderr: \(daemon.standardError)")
+        let stopping = try #require(notifications.receive(), "no STOPPING=1 in time; stderr: \(daemon.standardError)")
         #expect(stopping.split(separator: "\n").first == "STOPPING=1")
         #expect(daemon.waitForExit() == 0)
         #expect(notifications.receive(timeout: 0) == nil)

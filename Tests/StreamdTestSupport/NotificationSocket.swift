@@ -33,7 +33,7 @@ public final class NotificationSocket: @unchecked Sendable {
     }
 
     /// The next datagram as text, or nil when none comes within `timeout` seconds.
-    public func receive(timeout: Int = 15) -> String? {
+    public func receive(timeout: Int = Int(patience.timeInterval)) -> String? {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, Int32(timeout * 1000)) == 1 else { return nil }
         var buffer = [UInt8](repeating: 0, count: 4096)

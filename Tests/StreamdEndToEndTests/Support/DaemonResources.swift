@@ -67,7 +67,7 @@ extension SocketClient {
 
 extension DaemonFixture {
     /// Whether the running daemon's standard error shows `text` within `timeout` seconds.
-    func logs(_ text: String, within timeout: TimeInterval = 5) -> Bool {
+    func logs(_ text: String, within timeout: TimeInterval = patience.timeInterval) -> Bool {
         guard let daemon else { return false }
         do {
             try daemon.waitForError(containing: text, timeout: timeout)
