@@ -16,8 +16,8 @@ import StreamdTestSupport
         var options = EventLogOptions()
         options.checkpointPages = 1
         let before = threadCount()
-        // Twice as many logs as the threads other tests may start meanwhile: a log that leaves even one
-        // thread behind, closed either way, leaves 150.
+        // 300 logs, half closed by close() and half on deinit: one thread left behind by each log of
+        // either half makes 150, more than the 100 that other tests' threads may add meanwhile.
         for round in 0..<300 {
             let log = try EventLog(path: dir.file(), options: options)
             if round == 0 { try log.createStream("s") }

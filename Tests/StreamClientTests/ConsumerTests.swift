@@ -137,9 +137,9 @@ import Testing
         let fixture = try await ServerFixture()
         let connection = try await fixture.connect()
         _ = try await connection.append(contentsOf: [bytes("poison"), bytes("fine")], to: "jobs")
+        // An ack wait long enough that "fine" is acknowledged within it on a loaded machine.
         try await connection.addConsumer(
             "workers", on: "jobs", config: ConsumerConfig(ackWait: .seconds(1), maxDeliver: 3, deadLetter: "jobs.dead"))
-        // An ack wait long enough that "fine" is acknowledged within it on a loaded machine.
         let collector = EventCollector<Delivery<[UInt8]>, StreamClientError>()
         let start = connection.consumer("workers", on: "jobs").on(value: { delivery in
             if delivery.value != bytes("poison") { delivery.ack() }
