@@ -33,8 +33,11 @@ import Testing
         if !ok {
             // Stalled: if the thread recovers once the other thread stops queuing work, it was only starved.
             let before = flags.progress.load(ordering: .relaxed)
-            usleep(1_000_000)
-            if flags.progress.load(ordering: .relaxed) != before { ok = true }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !ok, ContinuousClock.now < deadline {
+                usleep(1_000)
+                ok = flags.progress.load(ordering: .relaxed) != before
+            }
         }
         #expect(ok, "the reentrant perform deadlocked after \(flags.progress.load(ordering: .relaxed)) rounds; holder = \(gate.holder.load(ordering: .relaxed)), token = \(gate.token.load(ordering: .relaxed))")
     }
@@ -63,8 +66,11 @@ import Testing
         flags.stop.store(true, ordering: .relaxed)
         if !ok {
             let before = flags.progress.load(ordering: .relaxed)
-            usleep(1_000_000)
-            if flags.progress.load(ordering: .relaxed) != before { ok = true }
+            let deadline = ContinuousClock.now + .seconds(30)
+            while !ok, ContinuousClock.now < deadline {
+                usleep(1_000)
+                ok = flags.progress.load(ordering: .relaxed) != before
+            }
         }
         #expect(ok, "deadlocked after \(flags.progress.load(ordering: .relaxed)) reentrant sends")
     }

@@ -52,11 +52,7 @@ import Testing
         #expect(try await reader?.next()?.sequence == 1)
         #expect(try await connection.streamInfo(stream).subscribers == 1)
         reader = nil
-        let deadline = Date(timeIntervalSinceNow: 10)
-        while try await connection.streamInfo(stream).subscribers != 0 {
-            guard Date() < deadline else { Issue.record("still subscribed after 10 s"); return }
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        #expect(try await eventually { try await connection.streamInfo(stream).subscribers == 0 }, "still subscribed")
     }
 
     @Test func anUnknownStreamThrowsStreamNotFound() async throws {
