@@ -7,25 +7,31 @@ import StreamdTestSupport
 /// The background checkpointer under load: many logs opened and closed, many appending threads
 /// beside a reader that holds its snapshot.
 @Suite struct CheckpointerLoadTests {
-    private func threadCount() -> Int {
-        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []).count
+    /// The threads of this process that logs start (`streamd.eventlog.*`, cut to 15 bytes), by id.
+    private func logThreads() -> Set<String> {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        return Set(tasks.filter { task in
+            ((try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? "").hasPrefix("streamd.eventlo")
+        })
     }
 
     @Test func openingAndClosingManyLogsLeavesNoThreadBehind() throws {
         let dir = TemporaryDirectory()
         var options = EventLogOptions()
         options.checkpointPages = 1
-        let before = threadCount()
+        let before = logThreads()
         // 300 logs, half closed by close() and half on deinit: one thread left behind by each log of
-        // either half makes 150, more than the 100 that other tests' threads may add meanwhile.
+        // either half makes 150, more than the logs other tests open meanwhile may add.
         for round in 0..<300 {
             let log = try EventLog(path: dir.file(), options: options)
             if round == 0 { try log.createStream("s") }
             try log.append(incompressibleBytes(5_000, seed: UInt64(round + 1)), to: "s")
             if round % 2 == 0 { log.close() }  // the others close from deinit
         }
-        // Threads end just after close() returns: wait for them, allowing for other tests' threads.
-        #expect(pollUntil { threadCount() <= before + 100 }, "\(threadCount() - before) more threads than before 300 logs")
+        // Threads end just after close() returns: wait for them, allowing for other tests' logs.
+        #expect(
+            pollUntil(timeout: .seconds(30)) { logThreads().subtracting(before).count <= 100 },
+            "\(logThreads().subtracting(before).count) more log threads than before 300 logs")
         let log = try EventLog(path: dir.file())
         #expect(try log.readAll("s").count == 300)
         #expect(try log.verify().isClean)
@@ -35,12 +41,14 @@ import StreamdTestSupport
         let dir = TemporaryDirectory()
         var options = EventLogOptions()
         options.checkpointPages = 16
+        // Anything that waited for the reader waits until it lets go, which the reader then sees.
+        options.busyTimeoutMilliseconds = 600_000
         let log = try EventLog(path: dir.file(), options: options)
         defer { log.close() }
         try log.createStream("s")
         for index in 0..<10 { try log.append(samplePayload(index), to: "s") }
         // The reader holds its snapshot until every append is answered: appends that waited for it
-        // would keep it waiting for good (here, until its 60 s are up).
+        // would keep it waiting for good (here, until the suite's patience runs out).
         let reading = DispatchSemaphore(value: 0)
         let appended = DispatchSemaphore(value: 0)
         let readerDone = DispatchSemaphore(value: 0)
@@ -51,7 +59,7 @@ import StreamdTestSupport
                 if first {
                     first = false
                     reading.signal()
-                    let answered = appended.wait(timeout: .now() + 60) == .success
+                    let answered = appended.wait(timeout: .now() + patience.timeInterval) == .success
                     heldThroughout.withLock { $0 = answered }
                 }
                 return true

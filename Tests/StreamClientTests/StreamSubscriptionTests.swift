@@ -46,6 +46,7 @@ import Testing
         // The loop says how many it has had, so the task is cancelled only once it waits past the history.
         let (received, counted) = AsyncStream.makeStream(of: Int.self)
         let task = Task { () async throws(StreamClientError) -> Int in
+            defer { counted.finish() }  // so that the wait below ends should the loop end early
             var count = 0
             for try await _ in connection.values(of: Int.self, in: "s", from: .all) {
                 count += 1

@@ -98,6 +98,7 @@ import Testing
         // before it sends the history, and a deletion first ends what it has not sent).
         let (received, counted) = AsyncStream.makeStream(of: Int.self)
         let task = Task { () async -> (Int, StreamClientError?) in
+            defer { counted.finish() }  // so that the wait below ends should the loop end early
             var seen = 0
             do {
                 for try await _ in connection.events(in: "s", from: .all) {

@@ -42,7 +42,7 @@ struct DaemonIdentityTests {
         #expect(refused.standardError.contains("--daemon-user \(user.name)"))
         #expect(!refused.standardOutput.contains("published"))
         // The fake daemon writes what it got when the client goes; give it that moment.
-        _ = pollUntil(timeout: .seconds(1)) { FileManager.default.fileExists(atPath: capture) }
+        #expect(pollUntil { FileManager.default.fileExists(atPath: capture) })
         let captured = (try? Data(contentsOf: URL(fileURLWithPath: capture))) ?? Data()
         #expect(captured.isEmpty, "the client sent \(captured.count) bytes to another user's daemon")
 

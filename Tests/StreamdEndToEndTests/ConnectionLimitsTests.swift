@@ -30,13 +30,15 @@ import Testing
         let reply = try subscriber.request(.subscribe(.init(subscriptionID: 1, stream: "s", start: .all, credit: 100)))
         guard case .subscribed = reply else { throw TestFailure("no SUBSCRIBED: \(reply)") }
         _ = try subscriber.events(of: 1, count: 1)
+        let subscribed = Date()
         let frames = try idle.framesUntilClosedOrReset()
         guard case let .error(code, message)? = frames.first?.message else {
             Issue.record("the idle connection got no ERROR: \(frames)")
             return
         }
         #expect(code == .limitExceeded && message.contains("sent nothing and had nothing in progress for 3 s"))
-        Thread.sleep(forTimeInterval: 1.5)
+        // Half as long again as the idle timeout since the subscriber last sent anything.
+        Thread.sleep(until: subscribed.addingTimeInterval(4.5))
         guard case .pong(nonce: 7) = try subscriber.request(.ping(nonce: 7)) else {
             throw TestFailure("the subscribed connection no longer answers")
         }

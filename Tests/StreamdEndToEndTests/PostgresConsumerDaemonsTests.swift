@@ -93,11 +93,11 @@ struct PostgresConsumerDaemonsTests {
         let handedOut = ContinuousClock.now
         let holding = onSecond.consumer("workers", on: "jobs").start { _ in }
         #expect(try await eventually { try await onFirst.consumerInfo("workers", on: "jobs").pending == 2 })
+        second.signal(SIGKILL)
+        _ = second.waitForExit()
         // A slow machine may take the ack wait (2 s) to get here: the second daemon then gave the two
         // to its member again, and the first gives them a third time.
         let heldTwice = ContinuousClock.now - handedOut >= .seconds(2)
-        second.signal(SIGKILL)
-        _ = second.waitForExit()
         holding.dispose()
         var again: [(UInt64, UInt32)] = []
         let later = ContinuousClock.now + .seconds(40)

@@ -4,8 +4,8 @@ import Synchronization
 /// Work on a thread of its own, whose result the test waits for: a blocking read on the Swift
 /// concurrency pool could starve the server's tasks while tests run in parallel.
 ///
-/// `@unchecked Sendable` is safe because `outcome` is written once before `done` is signalled and
-/// read only after waiting for it.
+/// `@unchecked Sendable` is safe because `outcome` is written once before `finished` is set (releasing)
+/// and `done` signalled, and read only after seeing `finished` (acquiring) or waiting for `done`.
 public final class BackgroundWork<Output>: @unchecked Sendable {
     private let done = DispatchSemaphore(value: 0)
     private var outcome: Result<Output, any Error>?
@@ -22,9 +22,9 @@ public final class BackgroundWork<Output>: @unchecked Sendable {
     /// Whether the work has finished (its result is then there without waiting).
     public var isFinished: Bool { finished.load(ordering: .acquiring) }
 
-    /// The work's result, once it has finished; fails if that takes longer than `seconds`.
+    /// The work's result, once it has finished (as often as asked); fails if that takes longer than `seconds`.
     public func result(within seconds: Double = 60) throws -> Output {
-        guard done.wait(timeout: .now() + seconds) == .success, let outcome else {
+        guard isFinished || done.wait(timeout: .now() + seconds) == .success, let outcome else {
             throw TestFailure("background work did not finish within \(seconds) s")
         }
         return try outcome.get()
