@@ -32,6 +32,24 @@ enum PostgresBlocks {
         (first..<first + 8).map { "$\($0)::int8[]" }.joined(separator: ", ") + ", $\(first + 8)::bytea[]"
     }
 
+    /// `rows` as the source of an insert of their header columns and payload after `stream` (an
+    /// expression for their stream's id), the values as parameters `$first` on: one row of values for
+    /// one block (a commit's usual lot, which the server inserts for less than `unnest` of arrays) and
+    /// `unnest` of the arrays `columns(from:)` names for more.
+    static func source(_ rows: [Row], stream: String, from first: Int) -> (sql: String, parameters: [PostgresValue]) {
+        guard rows.count == 1, let row = rows.first else {
+            return ("SELECT \(stream), * FROM unnest(\(columns(from: first)))", values(rows))
+        }
+        let header = row.header
+        return (
+            "VALUES (\(stream), " + (first..<first + 8).map { "$\($0)::int8" }.joined(separator: ", ") + ", $\(first + 8)::bytea)",
+            [
+                .int64(Int64(header.firstSequence)), .int64(Int64(header.lastSequence)), .int64(header.firstTimestamp), .int64(header.lastTimestamp),
+                .int64(Int64(header.count)), .int64(header.codec.rawValue), .int64(Int64(header.rawSize)), .int64(Int64(header.crc)), .bytes(row.bytes),
+            ]
+        )
+    }
+
     /// The header columns and payloads of `rows`, as the arrays `columns(from:)` names.
     static func values(_ rows: [Row]) -> [PostgresValue] {
         [

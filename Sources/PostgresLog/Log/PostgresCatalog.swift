@@ -124,6 +124,7 @@ enum PostgresCatalog {
             gone AS (DELETE FROM streamd.blocks WHERE stream_id = (SELECT id FROM held) AND last_seq < $2 RETURNING length(payload) AS bytes),
 
             """ : ""
+        let inserted = PostgresBlocks.source(blocks, stream: "(SELECT id FROM moved)", from: 8)
         return (
             """
             WITH \(deletion)moved AS (
@@ -131,12 +132,11 @@ enum PostgresCatalog {
                     stored_bytes = $5\(dropping ? " - (SELECT coalesce(sum(bytes), 0) FROM gone)" : ""), terminal_kind = $6
                 WHERE id = $1 RETURNING id, \(self.version) AS version, stored_bytes),
             added AS (
-                INSERT INTO streamd.blocks (stream_id, \(PostgresBlocks.headerColumns), payload)
-                SELECT (SELECT id FROM moved), * FROM unnest(\(PostgresBlocks.columns(from: 8))))
+                INSERT INTO streamd.blocks (stream_id, \(PostgresBlocks.headerColumns), payload) \(inserted.sql))
             SELECT version, stored_bytes FROM moved
             """,
             [.int64(state.id), .int64(Int64(first)), .int64(Int64(state.lastSequence)), .int64(state.lastTimestamp), .int64(state.storedBytes),
-             .int16(Int16(state.terminal)), .int64(version)] + PostgresBlocks.values(blocks)
+             .int16(Int16(state.terminal)), .int64(version)] + inserted.parameters
         )
     }
 
