@@ -11,6 +11,9 @@ import StreamProtocol
 struct ClientBenchmark {
     static let window = 64
     static let roundTrips = 5_000
+    /// The `latency` workload: 20 000 events, one every 100 µs (10 000 a second for two seconds).
+    static let latencyEvents = 20_000
+    static let latencyInterval: UInt64 = 100_000
 
     let arguments: Arguments
     init(_ arguments: Arguments) { self.arguments = arguments }
@@ -22,6 +25,7 @@ struct ClientBenchmark {
         var latencyP50: [Double] = [], latencyP99: [Double] = [], latencyP999: [Double] = [], fanOut: [Double] = [], fanOutPublish: [Double] = []
         var acrossP50: [Double] = [], acrossP99: [Double] = [], acrossP999: [Double] = []
         var nearP50: [Double] = [], nearP99: [Double] = [], nearP999: [Double] = []
+        var floorP50: [Double] = [], floorP99: [Double] = [], floorP999: [Double] = []
         var resident: [Double] = [], peak: [Double] = []
         var createFirst: [Double] = [], createLast: [Double] = []
         var trickleCPU: [Double] = []
@@ -58,6 +62,10 @@ struct ClientBenchmark {
                 figures.group.append(try ConsumerGroupBenchmark.run(daemon.socketPath, events: arguments.events, payload: payload))
             }
             if runs("latency") {
+                let floor = try RelayFloor.latencies(count: Self.latencyEvents, interval: Self.latencyInterval)
+                figures.floorP50.append(floor.p50)
+                figures.floorP99.append(floor.p99)
+                figures.floorP999.append(floor.p999)
                 let latency = try latencyAtFixedRate(publishingTo: daemon.socketPath, readingFrom: daemon.socketPath, payload: payload)
                 figures.latencyP50.append(latency.p50)
                 figures.latencyP99.append(latency.p99)
@@ -110,6 +118,9 @@ struct ClientBenchmark {
             ("latency_p50", figures.latencyP50, "us", "publish to subscriber at 10k events/s"),
             ("latency_p99", figures.latencyP99, "us", "publish to subscriber at 10k events/s"),
             ("latency_p999", figures.latencyP999, "us", "publish to subscriber at 10k events/s"),
+            ("latency_floor_p50", figures.floorP50, "us", "the machine's floor beside latency: two Unix-socket hops through a relay thread, 10k/s"),
+            ("latency_floor_p99", figures.floorP99, "us", "the machine's floor beside latency: two Unix-socket hops through a relay thread, 10k/s"),
+            ("latency_floor_p999", figures.floorP999, "us", "the machine's floor beside latency: two Unix-socket hops through a relay thread, 10k/s"),
             ("across_p50", figures.acrossP50, "us", "publish through one daemon to a subscriber on another, 1k events/s"),
             ("across_p99", figures.acrossP99, "us", "publish through one daemon to a subscriber on another, 1k events/s"),
             ("across_p999", figures.acrossP999, "us", "publish through one daemon to a subscriber on another, 1k events/s"),
@@ -200,7 +211,7 @@ struct ClientBenchmark {
     /// percentile of 20 000 is the 20th slowest: it shows the stalls a median and a p99 hide.
     private func latencyAtFixedRate(
         publishingTo publisherSocket: String, readingFrom readerSocket: String, payload: [UInt8],
-        count: Int = 20_000, interval: UInt64 = 100_000, stream: String = "latency"
+        count: Int = latencyEvents, interval: UInt64 = latencyInterval, stream: String = "latency"
     ) throws -> (p50: Double, p99: Double, p999: Double) {
         let publisher = try BenchSocket(path: publisherSocket)
         let reader = try BenchSocket(path: readerSocket)
@@ -211,7 +222,7 @@ struct ClientBenchmark {
             var latencies: [Double] = []
             latencies.reserveCapacity(count)
             try subscription.read(until: count) { event in
-                let sent = event.payload.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+                let sent = timestamp(from: event.payload)
                 latencies.append(Double(monotonicNanoseconds() - sent) / 1_000)
             }
             return latencies
@@ -222,10 +233,8 @@ struct ClientBenchmark {
         var frame: [UInt8] = []
         for index in 0..<count {
             sleep(untilNanoseconds: start + UInt64(index) * interval)
-            let now = monotonicNanoseconds()
             frame.removeAll(keepingCapacity: true)
-            let stamp = (0..<8).map { UInt8(truncatingIfNeeded: now >> (56 - 8 * UInt64($0))) }
-            template.append(requestID: UInt32(index + 10), payloadPrefix: stamp, to: &frame)
+            template.append(requestID: UInt32(index + 10), payloadPrefix: timestampBytes(monotonicNanoseconds()), to: &frame)
             try publisher.write(frame)
         }
         try acknowledgements.result(within: 30)

@@ -22,3 +22,13 @@ func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
 func seconds(since start: UInt64) -> Double {
     Double(monotonicNanoseconds() - start) / 1e9
 }
+
+/// `nanoseconds` as 8 bytes, most significant first: a send time carried in a payload.
+func timestampBytes(_ nanoseconds: UInt64) -> [UInt8] {
+    (0..<8).map { UInt8(truncatingIfNeeded: nanoseconds >> (56 - 8 * UInt64($0))) }
+}
+
+/// The send time `timestampBytes` put in the first 8 of `bytes`.
+func timestamp(from bytes: some Collection<UInt8>) -> UInt64 {
+    bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+}
