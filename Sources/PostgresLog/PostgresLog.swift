@@ -53,10 +53,10 @@ public final class PostgresLog: Sendable {
         let queue = self.queue
         let done = writerDone
         let thread = Thread {
+            nameCurrentThread("pg-writer")
             writer.value.runQueue(queue)
             done.signal()
         }
-        thread.name = "streamd-pg-writer"
         thread.start()
     }
 

@@ -77,8 +77,10 @@ final class PostgresTail: Sendable {
             throw EventLogError(.io, "cannot make the live tail's wake-up pipe: \(String(cString: strerror(errno))).")
         }
         (wakeRead, wakeWrite) = (ends[0], ends[1])
-        let thread = Thread { [self] in run() }
-        thread.name = "streamd-pg-tail"
+        let thread = Thread { [self] in
+            nameCurrentThread("pg-tail")
+            run()
+        }
         thread.start()
     }
 

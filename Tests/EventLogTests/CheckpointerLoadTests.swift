@@ -7,11 +7,11 @@ import StreamdTestSupport
 /// The background checkpointer under load: many logs opened and closed, many appending threads
 /// beside a reader that holds its snapshot.
 @Suite struct CheckpointerLoadTests {
-    /// The threads of this process that logs start (`streamd.eventlog.*`, cut to 15 bytes), by id.
+    /// The threads of this process that logs start (`log-writer`, `log-sequencer`, `log-checkpoint`), by id.
     private func logThreads() -> Set<String> {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
         return Set(tasks.filter { task in
-            ((try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? "").hasPrefix("streamd.eventlo")
+            ((try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? "").hasPrefix("log-")
         })
     }
 
@@ -24,7 +24,11 @@ import StreamdTestSupport
         // either half makes 150, more than the logs other tests open meanwhile may add.
         for round in 0..<300 {
             let log = try EventLog(path: dir.file(), options: options)
-            if round == 0 { try log.createStream("s") }
+            if round == 0 {
+                try log.createStream("s")
+                // The count below means something only if the log's threads are found by their names.
+                #expect(pollUntil { logThreads().subtracting(before).count >= 2 }, "an open log's writer and checkpointer are not found by name")
+            }
             try log.append(incompressibleBytes(5_000, seed: UInt64(round + 1)), to: "s")
             if round % 2 == 0 { log.close() }  // the others close from deinit
         }

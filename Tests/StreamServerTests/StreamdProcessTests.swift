@@ -226,8 +226,8 @@ struct StreamdProcessTests {
     }
 
     /// How many of `process`'s threads run under scheduling `policy` (`SCHED_IDLE` for the spinners,
-    /// `SCHED_BATCH` for the journaled log's writer). Counted by policy, not by name: a spinner's name
-    /// ("idle-spinner") was seen replaced by a Dispatch worker's in about one start in six.
+    /// `SCHED_BATCH` for the journaled log's writer). Counted by policy, which is what the test is about
+    /// (before `nameCurrentThread`, a spinner's name was lost in about one start in six).
     private func threads(of process: Int32, withPolicy policy: Int32) throws -> Int {
         let tasks = "/proc/\(process)/task"
         return try FileManager.default.contentsOfDirectory(atPath: tasks).filter { task in

@@ -165,6 +165,7 @@ public final class EventLog: Sendable {
         let finished = writerFinished
         let journaled = backlog != nil
         let thread = Thread {
+            nameCurrentThread("log-writer")
             if journaled {
                 var parameters = sched_param()
                 _ = sched_setscheduler(0, EventLog.writerPolicy, &parameters)
@@ -172,16 +173,15 @@ public final class EventLog: Sendable {
             writer.writer?.run(queue)
             finished.signal()
         }
-        thread.name = "streamd.eventlog.writer"
         writerStarted.store(true, ordering: .releasing)
         thread.start()
         if let front, let sequencer {
             let finished = sequencerFinished
             let thread = Thread {
+                nameCurrentThread("log-sequencer")
                 sequencer.sequencer?.runQueue(front)
                 finished.signal()
             }
-            thread.name = "streamd.eventlog.sequencer"
             thread.start()
         }
     }

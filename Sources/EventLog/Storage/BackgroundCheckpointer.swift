@@ -76,8 +76,10 @@ final class BackgroundCheckpointer: Sendable {
             path: path, readOnly: false, create: false, busyTimeoutMilliseconds: options.busyTimeoutMilliseconds,
             exclusiveToProcess: options.exclusiveToProcess,
             followsSymlinks: options.followsSymlinks, immutable: options.immutable))
-        let thread = Thread { [self] in run() }
-        thread.name = "streamd.eventlog.checkpointer"
+        let thread = Thread { [self] in
+            nameCurrentThread("log-checkpoint")
+            run()
+        }
         thread.start()
     }
 

@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import Synchronization
 
@@ -68,7 +69,7 @@ final class CPULatencyRequest: WakeLatencyKeeper {
     var hasEnded: Bool { ended.load(ordering: .sequentiallyConsistent) }
 
     private func run(after start: UInt64) {
-        Thread.current.name = "cpu-latency"
+        nameCurrentThread("cpu-latency")
         defer {
             close(descriptor)
             ended.store(true, ordering: .sequentiallyConsistent)

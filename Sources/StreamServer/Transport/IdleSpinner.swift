@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 import Synchronization
 
@@ -65,7 +66,7 @@ final class IdleSpinner: WakeLatencyKeeper {
 
     private func run(started: DispatchSemaphore) {
         defer { threadHandle.store(0, ordering: .releasing) }
-        Thread.current.name = "idle-spinner"
+        nameCurrentThread("idle-spinner")
         var parameter = sched_param()
         guard pthread_setschedparam(pthread_self(), Self.idlePolicy, &parameter) == 0 else {
             started.signal()
