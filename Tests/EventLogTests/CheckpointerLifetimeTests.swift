@@ -71,6 +71,8 @@ import StreamdTestSupport
         try log.createStream("s")
         // Wait for a background pass, so the checkpointer's connection has opened the database.
         try #require(try appendUntilCheckpointed(log, "s", count: 20, pages: 4), "no background pass ran")
+        // The check below means something only if the log's open files are found under its directory.
+        #expect(!openFiles(under: dir.path).isEmpty, "the open log's files are not found under \(dir.path)")
         log.close()
         withExtendedLifetime(log) {
             #expect(openFiles(under: dir.path).isEmpty, "still open after close(): \(openFiles(under: dir.path))")

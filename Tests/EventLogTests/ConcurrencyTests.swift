@@ -109,7 +109,9 @@ import StreamdTestSupport
         try log.append([0], to: "s")
         let seen = Mutex<[UInt64]>([])
         let durable = Atomic<Int>(0)
+        let callbacks = Atomic<Int>(0)
         let observation = log.observeAppends(to: "s") { append in
+            callbacks.add(1, ordering: .relaxed)
             // Each observed event is already readable from the database.
             if let info = try? log.streamInfo("s"), info.lastSequence >= append.lastSequence {
                 durable.add(1, ordering: .relaxed)
@@ -124,7 +126,8 @@ import StreamdTestSupport
         log.observers.drain()
         let sequences = seen.withLock { $0 }
         #expect(sequences == Array(2...102))
-        #expect(durable.load(ordering: .relaxed) > 0)
+        #expect(callbacks.load(ordering: .relaxed) > 0)
+        #expect(durable.load(ordering: .relaxed) == callbacks.load(ordering: .relaxed), "every callback finds its events in the database")
 
         observation.cancel()
         try log.deleteStream("s")

@@ -64,9 +64,12 @@ import Testing
         let ctl = try Ctl(Self.shared)
         let stream = uniqueStream("tail-until-follow")
         try ctl.succeed("publish", stream, "old")
-        let follower = try ctl.start("tail", stream, "-f", "-n", "5", "--until", "@\(Int(Date().timeIntervalSince1970) + 1)")
+        let until = Int(Date().timeIntervalSince1970) + 2
+        let follower = try ctl.start("tail", stream, "-f", "-n", "5", "--until", "@\(until)")
         try follower.waitForOutput(containing: "old\n")
-        Thread.sleep(forTimeInterval: 2.2)
+        // Past TIME, and before tail's own stop a second after it: these events are after TIME, so the
+        // first of them ends tail unprinted (were it printed, the follower would have printed it).
+        Thread.sleep(until: Date(timeIntervalSince1970: Double(until) + 0.2))
         try ctl.succeed("publish", stream, input: "after\nand more\n")
         let result = follower.finish()
         #expect(result.status == 0, "\(result)")

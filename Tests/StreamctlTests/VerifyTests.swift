@@ -54,10 +54,11 @@ import Testing
     }
 
     @Test func offlineVerifyOfAMissingFileSaysWhichPath() throws {
-        let result = try Ctl(socket: "/nonexistent").run("verify", "--db", "/nonexistent/db.sqlite")
+        let directory = try ShortTemporaryDirectory()
+        let result = try Ctl(socket: directory.socket).run("verify", "--db", directory.database)
         #expect(result.status == 1)
-        #expect(result.standardError.contains("no database at /nonexistent/db.sqlite"))
-        #expect(!FileManager.default.fileExists(atPath: "/nonexistent/db.sqlite"))
+        #expect(result.standardError.contains("no database at \(directory.database)"))
+        #expect(!FileManager.default.fileExists(atPath: directory.database), "verify created the database it was asked to check")
     }
 
     @Test func offlineVerifyOfADirectorySaysSoAndLeavesNoLockFile() throws {

@@ -44,7 +44,10 @@ import Testing
         for library in ["libsqlite3", "libz."] {
             #expect(!ldd.standardOutput.contains(library), "the client links \(library): \(ldd.standardOutput)")
         }
-        let objects = FileManager.default.enumerator(atPath: root + "/.build/debug")?.compactMap { $0 as? String } ?? []
+        // `.build/debug` is a symbolic link, which the enumerator does not follow: list what it points to.
+        let built = URL(fileURLWithPath: root + "/.build/debug").resolvingSymlinksInPath().path
+        let objects = FileManager.default.enumerator(atPath: built)?.compactMap { $0 as? String } ?? []
+        #expect(objects.contains { $0.hasPrefix("StreamClient.build/") && $0.hasSuffix(".o") }, "no client objects listed under \(built)")
         let logObjects = objects.filter { path in
             path.hasSuffix(".o") && ["EventLog.build/", "CSQLiteWriteMerge.build/"].contains { path.hasPrefix($0) }
         }
