@@ -30,3 +30,18 @@ func progressesWithoutStalling(_ flags: Flags, total: Double, stall: Double = 2.
     }
     return true
 }
+
+/// Runs `progressesWithoutStalling`, then stops the threads; a stall counts as a deadlock only if the
+/// stalled thread does not move again within 30 s of the others stopping (else it was only starved).
+func progressesUntilStopped(_ flags: Flags, total: Double) -> Bool {
+    var ok = progressesWithoutStalling(flags, total: total)
+    flags.stop.store(true, ordering: .relaxed)
+    guard !ok else { return true }
+    let before = flags.progress.load(ordering: .relaxed)
+    let deadline = ContinuousClock.now + .seconds(30)
+    while !ok, ContinuousClock.now < deadline {
+        usleep(1_000)
+        ok = flags.progress.load(ordering: .relaxed) != before
+    }
+    return ok
+}

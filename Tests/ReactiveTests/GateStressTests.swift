@@ -28,17 +28,7 @@ import Testing
                 for _ in 0..<200 { flags.counter.add(1, ordering: .relaxed) }   // leave the holder time to finish
             }
         }
-        var ok = progressesWithoutStalling(flags, total: 8)
-        flags.stop.store(true, ordering: .relaxed)
-        if !ok {
-            // Stalled: if the thread recovers once the other thread stops queuing work, it was only starved.
-            let before = flags.progress.load(ordering: .relaxed)
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !ok, ContinuousClock.now < deadline {
-                usleep(1_000)
-                ok = flags.progress.load(ordering: .relaxed) != before
-            }
-        }
+        let ok = progressesUntilStopped(flags, total: 8)
         #expect(ok, "the reentrant perform deadlocked after \(flags.progress.load(ordering: .relaxed)) rounds; holder = \(gate.holder.load(ordering: .relaxed)), token = \(gate.token.load(ordering: .relaxed))")
     }
 
@@ -62,16 +52,7 @@ import Testing
                 for _ in 0..<200 { flags.counter.add(1, ordering: .relaxed) }
             }
         }
-        var ok = progressesWithoutStalling(flags, total: 20)
-        flags.stop.store(true, ordering: .relaxed)
-        if !ok {
-            let before = flags.progress.load(ordering: .relaxed)
-            let deadline = ContinuousClock.now + .seconds(30)
-            while !ok, ContinuousClock.now < deadline {
-                usleep(1_000)
-                ok = flags.progress.load(ordering: .relaxed) != before
-            }
-        }
+        let ok = progressesUntilStopped(flags, total: 20)
         #expect(ok, "deadlocked after \(flags.progress.load(ordering: .relaxed)) reentrant sends")
     }
 }

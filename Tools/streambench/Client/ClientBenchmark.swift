@@ -22,10 +22,8 @@ struct ClientBenchmark {
         var ping: [Double] = [], roundTrip: [Double] = [], publish: [Double] = [], replay: [Double] = []
         var manyPublishers: [Double] = []
         var group: [Double] = []
-        var latencyP50: [Double] = [], latencyP99: [Double] = [], latencyP999: [Double] = [], fanOut: [Double] = [], fanOutPublish: [Double] = []
-        var acrossP50: [Double] = [], acrossP99: [Double] = [], acrossP999: [Double] = []
-        var nearP50: [Double] = [], nearP99: [Double] = [], nearP999: [Double] = []
-        var floorP50: [Double] = [], floorP99: [Double] = [], floorP999: [Double] = []
+        var latency = LatencyFigures(), floor = LatencyFigures(), across = LatencyFigures(), near = LatencyFigures()
+        var fanOut: [Double] = [], fanOutPublish: [Double] = []
         var resident: [Double] = [], peak: [Double] = []
         var createFirst: [Double] = [], createLast: [Double] = []
         var trickleCPU: [Double] = []
@@ -62,33 +60,21 @@ struct ClientBenchmark {
                 figures.group.append(try ConsumerGroupBenchmark.run(daemon.socketPath, events: arguments.events, payload: payload))
             }
             if runs("latency") {
-                let floor = try RelayFloor.latencies(count: Self.latencyEvents, interval: Self.latencyInterval)
-                figures.floorP50.append(floor.p50)
-                figures.floorP99.append(floor.p99)
-                figures.floorP999.append(floor.p999)
-                let latency = try latencyAtFixedRate(publishingTo: daemon.socketPath, readingFrom: daemon.socketPath, payload: payload)
-                figures.latencyP50.append(latency.p50)
-                figures.latencyP99.append(latency.p99)
-                figures.latencyP999.append(latency.p999)
+                figures.floor.append(try RelayFloor.latencies(count: Self.latencyEvents, interval: Self.latencyInterval))
+                figures.latency.append(try latencyAtFixedRate(publishingTo: daemon.socketPath, readingFrom: daemon.socketPath, payload: payload))
             }
             // Two daemons on one PostgreSQL database: publish through one, subscribe through the other;
             // first the same rate to a subscriber on the publishing daemon, which is told without a
             // notification or a read, so the difference between the two is what crossing costs.
             if let database = arguments.database, runs("across") {
-                let near = try latencyAtFixedRate(
-                    publishingTo: daemon.socketPath, readingFrom: daemon.socketPath, payload: payload, count: 10_000, interval: 1_000_000, stream: "near")
-                figures.nearP50.append(near.p50)
-                figures.nearP99.append(near.p99)
-                figures.nearP999.append(near.p999)
+                figures.near.append(try latencyAtFixedRate(
+                    publishingTo: daemon.socketPath, readingFrom: daemon.socketPath, payload: payload, count: 10_000, interval: 1_000_000, stream: "near"))
                 let otherDirectory = directory + "/other"
                 try FileManager.default.createDirectory(atPath: otherDirectory, withIntermediateDirectories: true)
                 let other = try Daemon(executable: arguments.streamd, directory: otherDirectory, durability: arguments.durability, database: database)
                 defer { other.stop() }
-                let latency = try latencyAtFixedRate(
-                    publishingTo: daemon.socketPath, readingFrom: other.socketPath, payload: payload, count: 10_000, interval: 1_000_000, stream: "across")
-                figures.acrossP50.append(latency.p50)
-                figures.acrossP99.append(latency.p99)
-                figures.acrossP999.append(latency.p999)
+                figures.across.append(try latencyAtFixedRate(
+                    publishingTo: daemon.socketPath, readingFrom: other.socketPath, payload: payload, count: 10_000, interval: 1_000_000, stream: "across"))
             }
             if runs("fanout") {
                 let fanOut = try fanOut(daemon.socketPath, payload: payload, events: fanOutEvents, subscribers: 100)
@@ -108,25 +94,19 @@ struct ClientBenchmark {
             figures.resident.append(memory.resident)
             figures.peak.append(memory.peak)
         }
-        let lines: [(String, [Double], String, String)] = [
+        var lines: [(String, [Double], String, String)] = [
             ("ping", figures.ping, "us", "PING round trip, the transport alone, \(Self.roundTrips) round trips"),
             ("rtt", figures.roundTrip, "us", "one publish at a time, \(Self.roundTrips) round trips"),
             ("publish", figures.publish, "events/s", "window \(Self.window), acknowledged after commit"),
             ("replay", figures.replay, "events/s", "late reader from the start"),
             ("many_publishers", figures.manyPublishers, "events/s", "\(ManyPublishersBenchmark.clients) clients, one publish at a time each"),
             ("group_consume", figures.group, "events/s", "\(ConsumerGroupBenchmark.members) members of one durable consumer, credit \(ConsumerGroupBenchmark.credit), every event acknowledged"),
-            ("latency_p50", figures.latencyP50, "us", "publish to subscriber at 10k events/s"),
-            ("latency_p99", figures.latencyP99, "us", "publish to subscriber at 10k events/s"),
-            ("latency_p999", figures.latencyP999, "us", "publish to subscriber at 10k events/s"),
-            ("latency_floor_p50", figures.floorP50, "us", "the machine's floor beside latency: two Unix-socket hops through a relay thread, 10k/s"),
-            ("latency_floor_p99", figures.floorP99, "us", "the machine's floor beside latency: two Unix-socket hops through a relay thread, 10k/s"),
-            ("latency_floor_p999", figures.floorP999, "us", "the machine's floor beside latency: two Unix-socket hops through a relay thread, 10k/s"),
-            ("across_p50", figures.acrossP50, "us", "publish through one daemon to a subscriber on another, 1k events/s"),
-            ("across_p99", figures.acrossP99, "us", "publish through one daemon to a subscriber on another, 1k events/s"),
-            ("across_p999", figures.acrossP999, "us", "publish through one daemon to a subscriber on another, 1k events/s"),
-            ("near_p50", figures.nearP50, "us", "publish to a subscriber on the same daemon, 1k events/s, beside across"),
-            ("near_p99", figures.nearP99, "us", "publish to a subscriber on the same daemon, 1k events/s, beside across"),
-            ("near_p999", figures.nearP999, "us", "publish to a subscriber on the same daemon, 1k events/s, beside across"),
+        ]
+        lines += figures.latency.lines("latency", "publish to subscriber at 10k events/s")
+        lines += figures.floor.lines("latency_floor", "the machine's floor beside latency: two Unix-socket hops through a relay thread, 10k/s")
+        lines += figures.across.lines("across", "publish through one daemon to a subscriber on another, 1k events/s")
+        lines += figures.near.lines("near", "publish to a subscriber on the same daemon, 1k events/s, beside across")
+        lines += [
             ("fanout_deliveries", figures.fanOut, "events/s", "100 subscribers, \(fanOutEvents) events each"),
             ("fanout_publish", figures.fanOutPublish, "events/s", "publishing while 100 subscribers read"),
             ("trickle_daemon_cpu", figures.trickleCPU, "cores",
@@ -212,7 +192,7 @@ struct ClientBenchmark {
     private func latencyAtFixedRate(
         publishingTo publisherSocket: String, readingFrom readerSocket: String, payload: [UInt8],
         count: Int = latencyEvents, interval: UInt64 = latencyInterval, stream: String = "latency"
-    ) throws -> (p50: Double, p99: Double, p999: Double) {
+    ) throws -> LatencyPercentiles {
         let publisher = try BenchSocket(path: publisherSocket)
         let reader = try BenchSocket(path: readerSocket)
         _ = try publisher.request(.publish(.init(stream: stream, payload: payload)))
@@ -238,8 +218,7 @@ struct ClientBenchmark {
             try publisher.write(frame)
         }
         try acknowledgements.result(within: 30)
-        let sorted = try received.result(within: 30).sorted()
-        return (percentile(sorted, 0.5), percentile(sorted, 0.99), percentile(sorted, 0.999))
+        return LatencyPercentiles(of: try received.result(within: 30))
     }
 
     /// `subscribers` connections follow one stream while one client publishes `events` to it:

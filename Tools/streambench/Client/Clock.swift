@@ -32,3 +32,27 @@ func timestampBytes(_ nanoseconds: UInt64) -> [UInt8] {
 func timestamp(from bytes: some Collection<UInt8>) -> UInt64 {
     bytes.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
 }
+
+/// One latency run's median, 99th and 99.9th percentile, in microseconds.
+struct LatencyPercentiles {
+    var p50: Double, p99: Double, p999: Double
+
+    /// The percentiles of `latencies`, which must not be empty.
+    init(of latencies: [Double]) {
+        let sorted = latencies.sorted()
+        (p50, p99, p999) = (percentile(sorted, 0.5), percentile(sorted, 0.99), percentile(sorted, 0.999))
+    }
+}
+
+/// Each run's percentiles of one latency workload, reported as `METRIC_p50`, `METRIC_p99` and `METRIC_p999`.
+struct LatencyFigures {
+    private var runs: [LatencyPercentiles] = []
+
+    mutating func append(_ run: LatencyPercentiles) { runs.append(run) }
+
+    /// The three report lines (metric, each run's value, unit, detail).
+    func lines(_ metric: String, _ detail: String) -> [(String, [Double], String, String)] {
+        [("\(metric)_p50", runs.map(\.p50), "us", detail), ("\(metric)_p99", runs.map(\.p99), "us", detail),
+         ("\(metric)_p999", runs.map(\.p999), "us", detail)]
+    }
+}

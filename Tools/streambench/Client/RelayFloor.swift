@@ -8,9 +8,9 @@ import Foundation
 /// of a tail that belongs to the machine (on a virtual machine, waking an idle processor goes through
 /// the host) from the part that belongs to streamd.
 enum RelayFloor {
-    /// Sends `count` times, one every `interval` nanoseconds, and returns the median, 99th and 99.9th
-    /// percentile of the time from send to read, in microseconds.
-    static func latencies(count: Int, interval: UInt64) throws -> (p50: Double, p99: Double, p999: Double) {
+    /// Sends `count` times, one every `interval` nanoseconds, and returns the percentiles of the time
+    /// from send to read.
+    static func latencies(count: Int, interval: UInt64) throws -> LatencyPercentiles {
         let (publisher, relayIn) = try socketPair()
         let (relayOut, readerIn) = try socketPair()
         let relay = BackgroundWork {
@@ -50,9 +50,9 @@ enum RelayFloor {
                 try writeAll(publisher, timestampBytes(monotonicNanoseconds()))
             }
         }
-        let sorted = try reader.result(within: 30).sorted()
+        let latencies = try reader.result(within: 30)
         try relay.result(within: 30)
-        return (percentile(sorted, 0.5), percentile(sorted, 0.99), percentile(sorted, 0.999))
+        return LatencyPercentiles(of: latencies)
     }
 
     private static func socketPair() throws -> (Int32, Int32) {
