@@ -20,7 +20,7 @@ struct ClientBenchmark {
 
     private struct Figures {
         var ping: [Double] = [], roundTrip: [Double] = [], publish: [Double] = [], replay: [Double] = []
-        var manyPublishers: [Double] = []
+        var manyPublishers: [ManyPublishersBenchmark.Figures] = []
         var group: [Double] = []
         var latency = LatencyFigures(), floor = LatencyFigures(), across = LatencyFigures(), near = LatencyFigures()
         var fanOut: [Double] = [], fanOutPublish: [Double] = []
@@ -54,7 +54,7 @@ struct ClientBenchmark {
             if runs("publish") || runs("replay") { figures.publish.append(try publish(client, payload: payload)) }
             if runs("replay") { figures.replay.append(try replay(daemon.socketPath, expected: arguments.events + (runs("rtt") ? Self.roundTrips + 1 : 0))) }
             if runs("many") {
-                figures.manyPublishers.append(try ManyPublishersBenchmark.run(daemon.socketPath, events: arguments.events, payload: payload))
+                figures.manyPublishers.append(try ManyPublishersBenchmark.run(daemon, events: arguments.events, payload: payload))
             }
             if runs("group") {
                 figures.group.append(try ConsumerGroupBenchmark.run(daemon.socketPath, events: arguments.events, payload: payload))
@@ -99,7 +99,9 @@ struct ClientBenchmark {
             ("rtt", figures.roundTrip, "us", "one publish at a time, \(Self.roundTrips) round trips"),
             ("publish", figures.publish, "events/s", "window \(Self.window), acknowledged after commit"),
             ("replay", figures.replay, "events/s", "late reader from the start"),
-            ("many_publishers", figures.manyPublishers, "events/s", "\(ManyPublishersBenchmark.clients) clients, one publish at a time each"),
+            ("many_publishers", figures.manyPublishers.map(\.rate), "events/s", "\(ManyPublishersBenchmark.clients) clients, one publish at a time each"),
+            ("many_daemon_cpu", figures.manyPublishers.map(\.daemonMicroseconds), "us", "the daemon's CPU time per acknowledged publish in many, all its threads"),
+            ("many_client_cpu", figures.manyPublishers.map(\.clientMicroseconds), "us", "the 16 publishers' CPU time per acknowledged publish in many"),
             ("group_consume", figures.group, "events/s", "\(ConsumerGroupBenchmark.members) members of one durable consumer, credit \(ConsumerGroupBenchmark.credit), every event acknowledged"),
         ]
         lines += figures.latency.lines("latency", "publish to subscriber at 10k events/s")

@@ -7,6 +7,9 @@ import StreamProtocol
 /// between requests; this shows how many publishers share it, with the counts of Redis's side so the
 /// two rates can be set side by side.
 ///
+/// With 16 publishers every core is busy, so the rate is the machine's cores divided by the CPU one
+/// acknowledged publish costs the daemon and its client together; both are reported beside the rate.
+///
 /// Thread-safety: started from the benchmark's thread; each connection is opened, used and closed on
 /// the thread of its publisher only.
 enum ManyPublishersBenchmark {
@@ -17,18 +20,32 @@ enum ManyPublishersBenchmark {
     /// `events` (each is a whole round trip), and at least 1 000 so that small runs still time something.
     static func eventsPerClient(_ events: Int) -> Int { max(1_000, events / clients / 4) }
 
-    /// Acknowledged events per second, all connections together. The clock runs, as Redis's does, from
-    /// before the threads start to after the last one ends, so it includes each connection's handshake.
+    /// What one run measured.
+    struct Figures {
+        /// Acknowledged events per second, all connections together.
+        var rate: Double
+        /// The daemon's CPU time (all its threads) per acknowledged event, in microseconds.
+        var daemonMicroseconds: Double
+        /// The publishers' CPU time (this process, which runs nothing else meanwhile) per acknowledged
+        /// event, in microseconds.
+        var clientMicroseconds: Double
+    }
+
+    /// The rate of acknowledged events, all connections together, and the CPU each cost. The clock
+    /// runs, as Redis's does, from before the threads start to after the last one ends, so it includes
+    /// each connection's handshake.
     ///
     /// - Parameters:
-    ///   - socketPath: the daemon's Unix socket.
+    ///   - daemon: the daemon to publish to.
     ///   - events: the run's `--events`, from which each connection's count follows.
     ///   - payload: each event's payload (`--payload` bytes).
     /// - Throws: `BenchFailure` when a connection fails, a publish is answered with anything but
     ///   `PUBLISHED`, or the publishers are not all done within 10 minutes.
-    static func run(_ socketPath: String, events: Int, payload: [UInt8]) throws -> Double {
+    static func run(_ daemon: Daemon, events: Int, payload: [UInt8]) throws -> Figures {
+        let socketPath = daemon.socketPath
         let perClient = eventsPerClient(events)
         let message = ClientMessage.publish(.init(stream: "many", payload: payload))
+        let daemonBefore = daemon.cpuSeconds, clientBefore = processCPUSeconds()
         let start = monotonicNanoseconds()
         let publishers = (0..<clients).map { _ in
             BackgroundWork {
@@ -40,6 +57,18 @@ enum ManyPublishersBenchmark {
             }
         }
         for publisher in publishers { try publisher.result(within: max(0, 600 - seconds(since: start))) }
-        return Double(perClient * clients) / seconds(since: start)
+        let events = Double(perClient * clients)
+        return Figures(
+            rate: events / seconds(since: start),
+            daemonMicroseconds: (daemon.cpuSeconds - daemonBefore) * 1e6 / events,
+            clientMicroseconds: (processCPUSeconds() - clientBefore) * 1e6 / events)
+    }
+
+    /// This process's CPU time so far, user and system, all threads.
+    private static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 }
