@@ -42,6 +42,14 @@ import Testing
         for metric in ["ping", "rtt", "publish", "replay", "many_publishers", "many_daemon_cpu", "many_client_cpu", "group_consume", "trickle_daemon_cpu", "latency_p50", "latency_p99", "latency_p999", "latency_floor_p50", "latency_floor_p99", "latency_floor_p999", "fanout_deliveries", "fanout_publish", "daemon_rss", "daemon_peak_rss"] {
             #expect(result.lines.contains { $0.hasPrefix("peer=streamd metric=\(metric) value=") && $0.contains(" unit=") }, "no \(metric) in \(result)")
         }
+        // The many-publisher CPU figures are read from the daemon's and this run's own accounts: a
+        // figure of zero would mean the wrong process was read.
+        for metric in ["many_daemon_cpu", "many_client_cpu"] {
+            let value = result.lines.first { $0.hasPrefix("peer=streamd metric=\(metric) value=") }
+                .flatMap { $0.split(separator: " ").first { $0.hasPrefix("value=") } }
+                .flatMap { Double($0.dropFirst("value=".count)) }
+            #expect((value ?? 0) > 0, "\(metric) is not a positive figure in \(result)")
+        }
     }
 
     @Test func theSoakPrintsItsFiguresAndWhetherEachBarHeld() async throws {

@@ -57,11 +57,11 @@ enum ManyPublishersBenchmark {
             }
         }
         for publisher in publishers { try publisher.result(within: max(0, 600 - seconds(since: start))) }
-        let events = Double(perClient * clients)
+        let acknowledged = Double(perClient * clients)
         return Figures(
-            rate: events / seconds(since: start),
-            daemonMicroseconds: (daemon.cpuSeconds - daemonBefore) * 1e6 / events,
-            clientMicroseconds: (processCPUSeconds() - clientBefore) * 1e6 / events)
+            rate: acknowledged / seconds(since: start),
+            daemonMicroseconds: (daemon.cpuSeconds - daemonBefore) * 1e6 / acknowledged,
+            clientMicroseconds: (processCPUSeconds() - clientBefore) * 1e6 / acknowledged)
     }
 
     /// This process's CPU time so far, user and system, all threads.
