@@ -152,7 +152,6 @@ final class PostgresWriter: QueueCommitter {
     private func commit(_ requests: [AppendRequest], on connection: PostgresConnection, into outcome: inout Outcome) throws {
         let names = PostgresCatalog.lockOrder(requests.map(\.stream))
         let ids = Array(Set(requests.flatMap { $0.messageIDs.compactMap { $0 } }))
-        let lock = PostgresCatalog.loadStatement(names, locking: true)
         let remembered = names.compactMap { known[$0] }
         outcome.quick =
             ids.isEmpty && remembered.count == names.count && names.allSatisfy { contended[$0] == nil }
@@ -164,7 +163,7 @@ final class PostgresWriter: QueueCommitter {
         if outcome.quick {
             for (name, row) in zip(names, remembered) { (states[name], versions[name]) = (row.state, row.version) }
         } else {
-            statements = [("BEGIN", []), lock]
+            statements = [("BEGIN", []), PostgresCatalog.loadStatement(names, locking: true)]
             if !ids.isEmpty {
                 statements.append(PostgresMessageIDs.lookupStatement(names: names, ids: ids, defaultEvents: options.deduplicationWindow, now: options.clock()))
             }
