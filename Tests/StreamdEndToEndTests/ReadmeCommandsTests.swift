@@ -39,12 +39,12 @@ import Testing
     @Test func theClientBenchmarkPrintsEveryFigureInThePeersForm() async throws {
         let result = try await onOwnThread { try ToolProcess.run("streambench", ["--events", "2000", "--payload", "100", "--runs", "1"], timeout: 120) }
         #expect(result.status == 0, "\(result)")
-        for metric in ["ping", "rtt", "publish", "replay", "many_publishers", "many_daemon_cpu", "many_client_cpu", "group_consume", "trickle_daemon_cpu", "latency_p50", "latency_p99", "latency_p999", "latency_floor_p50", "latency_floor_p99", "latency_floor_p999", "fanout_deliveries", "fanout_publish", "daemon_rss", "daemon_peak_rss"] {
+        for metric in ["ping", "ping_daemon_cpu", "ping_floor", "ping_floor_cpu", "rtt", "publish", "replay", "many_publishers", "many_daemon_cpu", "many_client_cpu", "group_consume", "trickle_daemon_cpu", "latency_p50", "latency_p99", "latency_p999", "latency_floor_p50", "latency_floor_p99", "latency_floor_p999", "fanout_deliveries", "fanout_publish", "daemon_rss", "daemon_peak_rss"] {
             #expect(result.lines.contains { $0.hasPrefix("peer=streamd metric=\(metric) value=") && $0.contains(" unit=") }, "no \(metric) in \(result)")
         }
-        // The many-publisher CPU figures are read from the daemon's and this run's own accounts: a
-        // figure of zero would mean the wrong process was read.
-        for metric in ["many_daemon_cpu", "many_client_cpu"] {
+        // The CPU figures are read from the daemon's, this run's and the bare server's own accounts: a
+        // figure of zero would mean the wrong process or thread was read.
+        for metric in ["ping_daemon_cpu", "ping_floor_cpu", "many_daemon_cpu", "many_client_cpu"] {
             let value = result.lines.first { $0.hasPrefix("peer=streamd metric=\(metric) value=") }
                 .flatMap { $0.split(separator: " ").first { $0.hasPrefix("value=") } }
                 .flatMap { Double($0.dropFirst("value=".count)) }

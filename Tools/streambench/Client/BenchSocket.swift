@@ -25,22 +25,30 @@ final class BenchSocket: @unchecked Sendable {
 
     /// A descriptor connected to the Unix socket at `path`, with nothing sent yet.
     static func connected(to path: String) throws -> Int32 {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw BenchFailure("socket() failed: \(String(cString: strerror(errno)))") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard connected == 0 else {
+        let descriptor = try unixSocket()
+        guard withUnixAddress(path, { connect(descriptor, $0, $1) }) == 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
             throw BenchFailure("connect(\(path)) failed: \(reason)")
         }
         return descriptor
+    }
+
+    /// A new Unix stream socket's descriptor.
+    static func unixSocket() throws -> Int32 {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw BenchFailure("socket() failed: \(String(cString: strerror(errno)))") }
+        return descriptor
+    }
+
+    /// What `body` returns given the address of the Unix socket at `path` and its length.
+    static func withUnixAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(path.utf8)) }
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
     }
 
     /// Writes `message` under a fresh request id, without waiting for its reply.

@@ -19,7 +19,8 @@ struct ClientBenchmark {
     init(_ arguments: Arguments) { self.arguments = arguments }
 
     private struct Figures {
-        var ping: [Double] = [], roundTrip: [Double] = [], publish: [Double] = [], replay: [Double] = []
+        var ping: [PingBenchmark.Figures] = []
+        var roundTrip: [Double] = [], publish: [Double] = [], replay: [Double] = []
         var manyPublishers: [ManyPublishersBenchmark.Figures] = []
         var group: [Double] = []
         var latency = LatencyFigures(), floor = LatencyFigures(), across = LatencyFigures(), near = LatencyFigures()
@@ -49,7 +50,7 @@ struct ClientBenchmark {
             defer { daemon.stop() }
 
             let client = try BenchSocket(path: daemon.socketPath)
-            if runs("ping") { figures.ping.append(try pingRoundTrip(client)) }
+            if runs("ping") { figures.ping.append(try PingBenchmark.run(client, daemon: daemon, directory: directory)) }
             if runs("rtt") { figures.roundTrip.append(try roundTrip(client, payload: payload)) }
             if runs("publish") || runs("replay") { figures.publish.append(try publish(client, payload: payload)) }
             if runs("replay") { figures.replay.append(try replay(daemon.socketPath, expected: arguments.events + (runs("rtt") ? Self.roundTrips + 1 : 0))) }
@@ -95,7 +96,10 @@ struct ClientBenchmark {
             figures.peak.append(memory.peak)
         }
         var lines: [(String, [Double], String, String)] = [
-            ("ping", figures.ping, "us", "PING round trip, the transport alone, \(Self.roundTrips) round trips"),
+            ("ping", figures.ping.map(\.roundTrip), "us", "PING round trip, the transport alone, \(PingBenchmark.roundTrips) round trips"),
+            ("ping_daemon_cpu", figures.ping.map(\.daemonMicroseconds), "us", "the daemon's CPU time per PING, all its threads"),
+            ("ping_floor", figures.ping.map(\.floorRoundTrip), "us", "PING round trip to a bare poll-loop server in the daemon's place, same client"),
+            ("ping_floor_cpu", figures.ping.map(\.floorMicroseconds), "us", "the bare server's CPU time per PING"),
             ("rtt", figures.roundTrip, "us", "one publish at a time, \(Self.roundTrips) round trips"),
             ("publish", figures.publish, "events/s", "window \(Self.window), acknowledged after commit"),
             ("replay", figures.replay, "events/s", "late reader from the start"),
@@ -160,16 +164,6 @@ struct ClientBenchmark {
             guard case .published = try client.request(message) else { throw BenchFailure("a trickle publish failed") }
         }
         return (daemon.cpuSeconds - cpuBefore) / seconds(since: start)
-    }
-
-    /// Microseconds per `PING` answered: the socket, the codec and the daemon's dispatch, no log.
-    private func pingRoundTrip(_ client: BenchSocket) throws -> Double {
-        _ = try client.request(.ping(nonce: 0))
-        let start = monotonicNanoseconds()
-        for nonce in 0..<UInt64(Self.roundTrips) {
-            guard case .pong = try client.request(.ping(nonce: nonce)) else { throw BenchFailure("a ping failed") }
-        }
-        return Double(monotonicNanoseconds() - start) / 1_000 / Double(Self.roundTrips)
     }
 
     private func publish(_ client: BenchSocket, payload: [UInt8]) throws -> Double {
