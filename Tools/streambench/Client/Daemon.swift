@@ -37,15 +37,7 @@ final class Daemon {
     }
 
     /// Seconds of CPU the daemon has used so far, user and system (from /proc).
-    var cpuSeconds: Double {
-        let stat = (try? String(contentsOfFile: "/proc/\(process.processIdentifier)/stat", encoding: .utf8)) ?? ""
-        // Fields after the command name, which is in parentheses and may hold spaces: utime and
-        // stime are the 12th and 13th of them, in clock ticks.
-        guard let close = stat.lastIndex(of: ")") else { return 0 }
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
-        return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
-    }
+    var cpuSeconds: Double { cpuSecondsOfProcess(process.processIdentifier) }
 
     func stop() {
         process.terminate()
@@ -57,4 +49,15 @@ final class Daemon {
         let current = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: current).deletingLastPathComponent().appendingPathComponent("streamd").path
     }
+}
+
+/// Seconds of CPU the process `pid` has used so far, all its threads, user and system (from /proc).
+func cpuSecondsOfProcess(_ pid: Int32) -> Double {
+    let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+    // Fields after the command name, which is in parentheses and may hold spaces: utime and
+    // stime are the 12th and 13th of them, in clock ticks.
+    guard let close = stat.lastIndex(of: ")") else { return 0 }
+    let fields = stat[stat.index(after: close)...].split(separator: " ")
+    guard fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) else { return 0 }
+    return (user + system) / Double(sysconf(Int32(_SC_CLK_TCK)))
 }

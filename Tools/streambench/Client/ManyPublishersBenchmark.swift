@@ -45,7 +45,7 @@ enum ManyPublishersBenchmark {
         let socketPath = daemon.socketPath
         let perClient = eventsPerClient(events)
         let message = ClientMessage.publish(.init(stream: "many", payload: payload))
-        let daemonBefore = daemon.cpuSeconds, clientBefore = processCPUSeconds()
+        let daemonBefore = daemon.cpuSeconds, clientBefore = cpuSecondsOfProcess(getpid())
         let start = monotonicNanoseconds()
         let publishers = (0..<clients).map { _ in
             BackgroundWork {
@@ -61,14 +61,7 @@ enum ManyPublishersBenchmark {
         return Figures(
             rate: acknowledged / seconds(since: start),
             daemonMicroseconds: (daemon.cpuSeconds - daemonBefore) * 1e6 / acknowledged,
-            clientMicroseconds: (processCPUSeconds() - clientBefore) * 1e6 / acknowledged)
+            clientMicroseconds: (cpuSecondsOfProcess(getpid()) - clientBefore) * 1e6 / acknowledged)
     }
 
-    /// This process's CPU time so far, user and system, all threads.
-    private static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
-    }
 }
