@@ -48,7 +48,8 @@ struct LimitOptions: ParsableArguments, Sendable {
     static let reservedDescriptors = 64
 
     /// `limits` with every option given (by flag or environment) applied; the total connection limit
-    /// defaults to what `descriptorLimit` leaves room for.
+    /// defaults to what `descriptorLimit` leaves room for, at two descriptors a connection (its socket
+    /// and the duplicate its replies are sent through, see `ReplyOutbox`).
     ///
     /// - Throws: `ValidationError` naming the option and the value it could not take.
     func applied(to limits: ServerLimits, environment: [String: String], descriptorLimit: UInt64) throws -> ServerLimits {
@@ -87,7 +88,7 @@ struct LimitOptions: ParsableArguments, Sendable {
         }
         let room = Int(clamping: descriptorLimit) - Self.reservedDescriptors
         limits.connections.maximumConnections = try count(maxConnections, "STREAMD_MAX_CONNECTIONS")
-            ?? max(1, min(limits.connections.maximumConnections, room))
+            ?? max(1, min(limits.connections.maximumConnections, room / 2))
         limits.connections.maximumConnectionsPerUser = try count(maxConnectionsPerUser, "STREAMD_MAX_CONNECTIONS_PER_USER")
             ?? limits.connections.maximumConnectionsPerUser
         limits.connections.handshakeTimeout = try seconds(handshakeTimeout, "STREAMD_HANDSHAKE_TIMEOUT") ?? limits.connections.handshakeTimeout

@@ -1,54 +1,111 @@
+import Foundation
 import NIOCore
 import Synchronization
 
 /// The frames a connection's session writes, sent in the order the session wrote them, from
 /// whichever thread it wrote them on.
 ///
-/// A write on the channel's event loop goes out at once, after whatever other threads left here
-/// before it: a publish committed on the loop is answered without a task on the loop's queue. A
-/// write from another thread waits here, and the first one since the last send schedules one task
-/// on the loop that sends all that has gathered by then.
-/// Thread-safety: Sendable; `write` may be called from any thread, `send` on the loop only.
+/// The outbox holds a descriptor of the connection's socket of its own (a duplicate, taken when the
+/// connection is accepted): a write that finds nothing waiting goes to the socket at once, with one
+/// `send`, on the thread that wrote it (the event loop, the log's writer, a subscription's thread),
+/// so a reply committed off the loop reaches the client without waking the loop. What the socket does
+/// not take at once (the client reads slowly), and every write after it until that has gone out, is
+/// handed to the channel on its event loop, which sends it when the socket has room and counts it
+/// against the channel's write buffer limits, so backpressure works as it does for any channel.
+/// A channel that exposes no socket (or a connection for which no descriptor was left) has every
+/// write handed to the channel.
+///
+/// The duplicate keeps the socket open until the outbox closes it, once the channel has closed: a
+/// write never meets a descriptor number the process has reused for another connection.
+/// Thread-safety: Sendable; `write` may be called from any thread, `send` on the loop only; the state
+/// is under one mutex, held during a direct `send` so that writers keep their order.
 final class ReplyOutbox: Sendable {
     private let channel: any Channel
-    private struct Waiting {
-        var bytes: [UInt8] = []
+    private struct State {
+        /// The outbox's own descriptor of the socket; nil when it has none or once the channel closed.
+        var descriptor: Int32?
+        /// Bytes written and not yet handed to the socket or the channel.
+        var waiting: [UInt8] = []
         var sendScheduled = false
+        /// Writes handed to the channel that it has not finished.
+        var withChannel = 0
     }
-    private let waiting = Mutex(Waiting())
+    private let state: Mutex<State>
 
+    /// The outbox of `channel`; created on its event loop, it writes to its socket directly.
     init(channel: any Channel) {
         self.channel = channel
+        let descriptor = Self.duplicateSocket(of: channel)
+        state = Mutex(State(descriptor: descriptor))
+        if descriptor != nil {
+            channel.closeFuture.whenComplete { [self] _ in
+                state.withLock { state in
+                    if let descriptor = state.descriptor { Foundation.close(descriptor) }
+                    state.descriptor = nil
+                }
+            }
+        }
     }
 
     /// Sends `frames` after everything written before.
     func write(_ frames: [UInt8]) {
-        guard channel.eventLoop.inEventLoop else {
-            let schedule = waiting.withLock { waiting -> Bool in
-                if waiting.bytes.isEmpty { waiting.bytes = frames } else { waiting.bytes += frames }
-                defer { waiting.sendScheduled = true }
-                return !waiting.sendScheduled
+        let schedule = state.withLock { state -> Bool in
+            if let descriptor = state.descriptor, state.waiting.isEmpty, state.withChannel == 0 {
+                let sent = Self.send(frames, to: descriptor)
+                if sent == frames.count { return false }
+                state.waiting = Array(frames[sent...])
+            } else if state.waiting.isEmpty {
+                state.waiting = frames
+            } else {
+                state.waiting += frames
             }
-            if schedule { channel.eventLoop.execute { self.send() } }
-            return
+            defer { state.sendScheduled = true }
+            return !state.sendScheduled
         }
-        let earlier = takeWaiting(endingScheduledSend: false)
-        if !earlier.isEmpty { channel.write(ByteBuffer(bytes: earlier), promise: nil) }
-        channel.writeAndFlush(ByteBuffer(bytes: frames), promise: nil)
+        guard schedule else { return }
+        if channel.eventLoop.inEventLoop { send() } else { channel.eventLoop.execute { self.send() } }
     }
 
-    /// Sends what waits here. On the loop only.
+    /// Hands what waits here to the channel. On the loop only.
     func send() {
-        let bytes = takeWaiting(endingScheduledSend: true)
-        if !bytes.isEmpty { channel.writeAndFlush(ByteBuffer(bytes: bytes), promise: nil) }
+        let bytes = state.withLock { state -> [UInt8] in
+            state.sendScheduled = false
+            defer { state.waiting = [] }
+            if !state.waiting.isEmpty { state.withChannel += 1 }
+            return state.waiting
+        }
+        guard !bytes.isEmpty else { return }
+        channel.writeAndFlush(ByteBuffer(bytes: bytes)).whenComplete { [self] _ in
+            state.withLock { $0.withChannel -= 1 }
+        }
     }
 
-    /// The bytes waiting here, leaving none; a scheduled send that takes them ends its schedule.
-    private func takeWaiting(endingScheduledSend: Bool) -> [UInt8] {
-        waiting.withLock { waiting in
-            if endingScheduledSend { waiting.sendScheduled = false }
-            defer { waiting.bytes.removeAll() }
-            return waiting.bytes
+    /// How many of `bytes` the socket took at once: all, or fewer when it is full (the rest waits for
+    /// the channel) or failed (the channel's own write meets the failure and closes it).
+    private static func send(_ bytes: [UInt8], to descriptor: Int32) -> Int {
+        var sent = 0
+        while sent < bytes.count {
+            let result = bytes.withUnsafeBytes { buffer in
+                Foundation.send(descriptor, buffer.baseAddress! + sent, buffer.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+            }
+            if result > 0 {
+                sent += result
+            } else if result < 0, errno == EINTR {
+                continue
+            } else {
+                break
+            }
         }
+        return sent
+    }
+
+    /// A duplicate of `channel`'s socket descriptor, or nil off its event loop, for a channel that
+    /// exposes no socket, or when the process has no descriptor left.
+    private static func duplicateSocket(of channel: any Channel) -> Int32? {
+        guard channel.eventLoop.inEventLoop,
+            let socket = try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self, { $0 })
+        else { return nil }
+        let duplicate = fcntl(socket, F_DUPFD_CLOEXEC, 0)
+        return duplicate >= 0 ? duplicate : nil
     }
 }
