@@ -20,19 +20,7 @@ final class LineWriter: Sendable {
     /// stopping the daemon).
     func write(_ line: [UInt8]) {
         descriptor.withLock { descriptor in
-            line.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let written = systemWrite(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
-                    if written > 0 {
-                        offset += written
-                    } else if written < 0, errno == EINTR {
-                        continue
-                    } else {
-                        return
-                    }
-                }
-            }
+            _ = writeWhole(line) { bytes, count in systemWrite(descriptor, bytes, count) }
         }
     }
 }

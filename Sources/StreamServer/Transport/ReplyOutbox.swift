@@ -83,20 +83,7 @@ final class ReplyOutbox: Sendable {
     /// How many of `bytes` the socket took at once: all, or fewer when it is full (the rest waits for
     /// the channel) or failed (the channel's own write meets the failure and closes it).
     private static func send(_ bytes: [UInt8], to descriptor: Int32) -> Int {
-        var sent = 0
-        while sent < bytes.count {
-            let result = bytes.withUnsafeBytes { buffer in
-                Foundation.send(descriptor, buffer.baseAddress! + sent, buffer.count - sent, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
-            }
-            if result > 0 {
-                sent += result
-            } else if result < 0, errno == EINTR {
-                continue
-            } else {
-                break
-            }
-        }
-        return sent
+        writeWhole(bytes) { bytes, count in Foundation.send(descriptor, bytes, count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
     }
 
     /// A duplicate of `channel`'s socket descriptor, or nil off its event loop, for a channel that
