@@ -19,7 +19,7 @@ import Testing
         let outbox: ReplyOutbox
         private let readEnd: Int32
 
-        init() throws {
+        init(keepers: [any WakeLatencyKeeper] = []) throws {
             var ends: [Int32] = [0, 0]
             guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else {
                 throw TestFailure("socketpair failed: errno \(errno)")
@@ -27,7 +27,22 @@ import Testing
             readEnd = ends[0]
             let channel = try ClientBootstrap(group: group).withConnectedSocket(ends[1]).wait()
             self.channel = channel
-            outbox = try channel.eventLoop.submit { ReplyOutbox(channel: channel) }.wait()
+            outbox = try channel.eventLoop.submit { ReplyOutbox(channel: channel, keepers: keepers) }.wait()
+        }
+
+        /// Everything the read end receives until the end of the stream, or throws after ten seconds.
+        func readToEnd() throws -> [UInt8] {
+            var bytes: [UInt8] = []
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let deadline = Date().addingTimeInterval(10)
+            while true {
+                var poller = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+                guard Date() < deadline else { throw TestFailure("no end after \(bytes.count) bytes") }
+                guard poll(&poller, 1, 100) > 0 else { continue }
+                let got = Foundation.read(readEnd, &chunk, chunk.count)
+                guard got > 0 else { return bytes }
+                bytes += chunk[0..<got]
+            }
         }
 
         /// Whether the read end sees the end of the stream within ten seconds.
@@ -168,5 +183,43 @@ import Testing
         #expect(pair.seesEnd())
         // A late write after the close goes nowhere and harms nothing.
         pair.outbox.write(Self.frame(writer: 1, number: 2))
+    }
+    @Test func eachWriteIsNotedForTheKeepersThoughItSkipsThePipeline() throws {
+        let spinner = IdleSpinner(window: .milliseconds(1))
+        defer { spinner.stop() }
+        let pair = try Pair(keepers: [spinner])
+        defer { try? pair.close() }
+        let release = DispatchSemaphore(value: 0)
+        pair.channel.eventLoop.execute { release.wait() }
+        defer { release.signal() }
+        for number in 1...3 {
+            #expect(pollUntil { spinner.sleepsUpToDate })
+            pair.outbox.write(Self.frame(writer: 1, number: number))
+            _ = try pair.read(8)
+            #expect(pollUntil { spinner.spinCount == number }, "after write \(number)")
+        }
+    }
+
+    /// A write that lands after the channel dropped the bytes it held, at its close, must not go
+    /// straight out behind the frame they cut off.
+    @Test func noFrameFollowsBytesTheChannelDroppedWhenItClosed() throws {
+        let pair = try Pair()
+        defer { try? pair.close() }
+        // Far more than the socket holds, so most of it waits in the channel, unread.
+        let held = [UInt8](repeating: 1, count: 2 << 20)
+        pair.outbox.write(held)
+        let late = [UInt8](repeating: 0xFF, count: 8)
+        // On the loop: close, which fails the channel's unsent writes; the client reads, making room
+        // in the socket; then a write, before the close has finished (a session's thread may write
+        // in that moment).
+        let first = try pair.channel.eventLoop.submit {
+            pair.channel.close(promise: nil)
+            defer { pair.outbox.write(late) }
+            return try pair.read(64 * 1024)
+        }.wait()
+        let bytes = first + (try pair.readToEnd())
+        let received = bytes.count, lateAt = bytes.firstIndex(of: 0xFF)
+        #expect(received < held.count, "the close dropped nothing; the test proves nothing")
+        #expect(lateAt == nil, "a frame went out after \(lateAt ?? 0) bytes of a cut one")
     }
 }

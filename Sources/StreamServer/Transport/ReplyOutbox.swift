@@ -16,7 +16,10 @@ import Synchronization
 /// write handed to the channel.
 ///
 /// The duplicate keeps the socket open until the outbox closes it, once the channel has closed: a
-/// write never meets a descriptor number the process has reused for another connection.
+/// write never meets a descriptor number the process has reused for another connection. A write the
+/// channel fails (it closed with bytes unsent, or the socket failed) closes the duplicate at once, so
+/// that no later frame goes straight out behind a frame that was cut off.
+/// Each write is noted as activity for the daemon's wake latency keepers, however it goes out.
 /// Thread-safety: Sendable; `write` may be called from any thread, `send` on the loop only; the state
 /// is under one mutex, held during a direct `send` so that writers keep their order.
 final class ReplyOutbox: Sendable {
@@ -29,26 +32,32 @@ final class ReplyOutbox: Sendable {
         var sendScheduled = false
         /// Writes handed to the channel that it has not finished.
         var withChannel = 0
+
+        mutating func closeDescriptor() {
+            if let descriptor { Foundation.close(descriptor) }
+            descriptor = nil
+        }
     }
     private let state: Mutex<State>
+    private let keepers: [any WakeLatencyKeeper]
 
-    /// The outbox of `channel`; created on its event loop, it writes to its socket directly.
-    init(channel: any Channel) {
+    /// The outbox of `channel`, noting each write for `keepers`; created on its event loop, it
+    /// writes to its socket directly.
+    init(channel: any Channel, keepers: [any WakeLatencyKeeper] = []) {
         self.channel = channel
+        self.keepers = keepers
         let descriptor = Self.duplicateSocket(of: channel)
         state = Mutex(State(descriptor: descriptor))
         if descriptor != nil {
             channel.closeFuture.whenComplete { [self] _ in
-                state.withLock { state in
-                    if let descriptor = state.descriptor { Foundation.close(descriptor) }
-                    state.descriptor = nil
-                }
+                state.withLock { $0.closeDescriptor() }
             }
         }
     }
 
     /// Sends `frames` after everything written before.
     func write(_ frames: [UInt8]) {
+        for keeper in keepers { keeper.noteActivity() }
         let schedule = state.withLock { state -> Bool in
             if let descriptor = state.descriptor, state.waiting.isEmpty, state.withChannel == 0 {
                 let sent = Self.send(frames, to: descriptor)
@@ -75,8 +84,11 @@ final class ReplyOutbox: Sendable {
             return state.waiting
         }
         guard !bytes.isEmpty else { return }
-        channel.writeAndFlush(ByteBuffer(bytes: bytes)).whenComplete { [self] _ in
-            state.withLock { $0.withChannel -= 1 }
+        channel.writeAndFlush(ByteBuffer(bytes: bytes)).whenComplete { [self] result in
+            state.withLock { state in
+                state.withChannel -= 1
+                if case .failure = result { state.closeDescriptor() }
+            }
         }
     }
 

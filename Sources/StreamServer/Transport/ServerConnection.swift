@@ -33,7 +33,7 @@ final class ServerConnection: Sendable {
     /// A connection of `hub` on `channel` from `peer`, held to `access` (nil: trusted, as in tests).
     init(
         hub: StreamHub, channel: any Channel, peer: PeerCredentials?, access: AccessControl? = nil, label: String,
-        number: Int = 0, refusals: RefusalLog = RefusalLog(logger: Logger(label: "streamd")),
+        keepers: [any WakeLatencyKeeper] = [], number: Int = 0, refusals: RefusalLog = RefusalLog(logger: Logger(label: "streamd")),
         log: ConnectionLog = ConnectionLog(logger: Logger(label: "streamd"))
     ) {
         self.channel = channel
@@ -44,7 +44,7 @@ final class ServerConnection: Sendable {
         self.queue = DispatchQueue(label: label)
         // The session calls `output` from the event loop, its queue, the log's writer thread and its
         // subscriptions' threads, in the order its replies must go out: the outbox keeps that order.
-        let outbox = ReplyOutbox(channel: channel)
+        let outbox = ReplyOutbox(channel: channel, keepers: keepers)
         self.outbox = outbox
         session = ConnectionSession(hub: hub, access: access.map { .of(peer, control: $0) }, output: outbox.write)
     }

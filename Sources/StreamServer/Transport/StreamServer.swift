@@ -253,7 +253,7 @@ public final class StreamServer: Service, Sendable {
                 }
                 return PeerCredentials.of(channel).flatMapThrowing { peer in
                     let connection: ServerConnection
-                    switch self.accept(channel, peer: peer, hub: hub, access: access) {
+                    switch self.accept(channel, peer: peer, hub: hub, access: access, keepers: keepers) {
                     case .stopping:
                         channel.close(promise: nil)
                         return
@@ -295,7 +295,9 @@ public final class StreamServer: Service, Sendable {
     }
 
     /// Registers a new connection, or says why not (a connection limit, or the server stopping).
-    private func accept(_ channel: any Channel, peer: PeerCredentials?, hub: StreamHub, access: AccessControl) -> Admission {
+    private func accept(
+        _ channel: any Channel, peer: PeerCredentials?, hub: StreamHub, access: AccessControl, keepers: [any WakeLatencyKeeper]
+    ) -> Admission {
         state.withLock { state in
             // Starting too: an inherited socket holds the connection that woke the service, accepted
             // as soon as the channel registers, a moment before `run` says it listens.
@@ -310,7 +312,7 @@ public final class StreamServer: Service, Sendable {
             state.nextConnection += 1
             let connection = ServerConnection(
                 hub: hub, channel: channel, peer: peer, access: access, label: "streamd.connection.\(state.nextConnection)",
-                number: state.nextConnection, refusals: refusals, log: connectionLog)
+                keepers: keepers, number: state.nextConnection, refusals: refusals, log: connectionLog)
             state.connections[ObjectIdentifier(connection)] = connection
             return .accepted(connection)
         }

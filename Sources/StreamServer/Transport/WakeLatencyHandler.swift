@@ -1,14 +1,12 @@
 import NIOCore
 
-/// Notes each read of a connection, and each reply written to it, as activity for every keeper,
-/// then passes it on unchanged: the cores stay ready while a request is being answered, however
-/// long its commit takes, and for the client's turn after the reply.
+/// Notes each read of a connection as activity for every keeper, then passes it on unchanged: the
+/// cores stay ready while a request is being answered, however long its commit takes. The replies
+/// are noted by the connection's `ReplyOutbox`, which sends most of them without the pipeline.
 /// Thread-safety: not Sendable; used on its channel's event loop only.
-final class WakeLatencyHandler: ChannelDuplexHandler {
+final class WakeLatencyHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
-    typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
 
     private let keepers: [any WakeLatencyKeeper]
 
@@ -19,10 +17,5 @@ final class WakeLatencyHandler: ChannelDuplexHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         for keeper in keepers { keeper.noteActivity() }
         context.fireChannelRead(data)
-    }
-
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        for keeper in keepers { keeper.noteActivity() }
-        context.write(data, promise: promise)
     }
 }
