@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test func theClientBenchmarkPrintsEveryFigureInThePeersForm() async throws {
-        let result = try await onOwnThread { try ToolProcess.run("streambench", ["--events", "2000", "--payload", "100", "--runs", "1"], timeout: 120) }
+        let result = try await onOwnThread { try ToolProcess.run("streambench", ["--events", "2000", "--payload", "100", "--runs", "1"], timeout: 300) }
         #expect(result.status == 0, "\(result)")
         for metric in ["ping", "ping_daemon_cpu", "ping_floor", "ping_floor_cpu", "rtt", "publish", "replay", "many_publishers", "many_daemon_cpu", "many_client_cpu", "group_consume", "trickle_daemon_cpu", "latency_p50", "latency_p99", "latency_p999", "latency_floor_p50", "latency_floor_p99", "latency_floor_p999", "fanout_deliveries", "fanout_publish", "daemon_rss", "daemon_peak_rss"] {
             #expect(result.lines.contains { $0.hasPrefix("peer=streamd metric=\(metric) value=") && $0.contains(" unit=") }, "no \(metric) in \(result)")

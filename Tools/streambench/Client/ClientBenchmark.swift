@@ -10,7 +10,12 @@ import StreamProtocol
 /// Each run starts a fresh `streamd` on a database of its own.
 struct ClientBenchmark {
     static let window = 64
-    static let roundTrips = 5_000
+    /// One-at-a-time publishes timed: 5 000, or the workload's event count when that is smaller, so
+    /// that a short run stays short on a loaded machine, where every round trip waits for a core.
+    var roundTrips: Int { min(5_000, arguments.events) }
+    /// `PING`s timed against each server: 20 000 (enough that the daemon's CPU, which the kernel counts
+    /// in 10 ms ticks, is read to a few per cent), or the event count when that is smaller.
+    var pingRoundTrips: Int { min(20_000, arguments.events) }
     /// The `latency` workload: 20 000 events, one every 100 µs (10 000 a second for two seconds).
     static let latencyEvents = 20_000
     static let latencyInterval: UInt64 = 100_000
@@ -50,10 +55,10 @@ struct ClientBenchmark {
             defer { daemon.stop() }
 
             let client = try BenchSocket(path: daemon.socketPath)
-            if runs("ping") { figures.ping.append(try PingBenchmark.run(client, daemon: daemon, directory: directory)) }
+            if runs("ping") { figures.ping.append(try PingBenchmark.run(client, daemon: daemon, directory: directory, roundTrips: pingRoundTrips)) }
             if runs("rtt") { figures.roundTrip.append(try roundTrip(client, payload: payload)) }
             if runs("publish") || runs("replay") { figures.publish.append(try publish(client, payload: payload)) }
-            if runs("replay") { figures.replay.append(try replay(daemon.socketPath, expected: arguments.events + (runs("rtt") ? Self.roundTrips + 1 : 0))) }
+            if runs("replay") { figures.replay.append(try replay(daemon.socketPath, expected: arguments.events + (runs("rtt") ? roundTrips + 1 : 0))) }
             if runs("many") {
                 figures.manyPublishers.append(try ManyPublishersBenchmark.run(daemon, events: arguments.events, payload: payload))
             }
@@ -96,11 +101,11 @@ struct ClientBenchmark {
             figures.peak.append(memory.peak)
         }
         var lines: [(String, [Double], String, String)] = [
-            ("ping", figures.ping.map(\.roundTrip), "us", "PING round trip, the transport alone, \(PingBenchmark.roundTrips) round trips"),
+            ("ping", figures.ping.map(\.roundTrip), "us", "PING round trip, the transport alone, \(pingRoundTrips) round trips"),
             ("ping_daemon_cpu", figures.ping.map(\.daemonMicroseconds), "us", "the daemon's CPU time per PING, all its threads"),
             ("ping_floor", figures.ping.map(\.floorRoundTrip), "us", "PING round trip to a bare poll-loop server in the daemon's place, same client"),
             ("ping_floor_cpu", figures.ping.map(\.floorMicroseconds), "us", "the bare server's CPU time per PING"),
-            ("rtt", figures.roundTrip, "us", "one publish at a time, \(Self.roundTrips) round trips"),
+            ("rtt", figures.roundTrip, "us", "one publish at a time, \(roundTrips) round trips"),
             ("publish", figures.publish, "events/s", "window \(Self.window), acknowledged after commit"),
             ("replay", figures.replay, "events/s", "late reader from the start"),
             ("many_publishers", figures.manyPublishers.map(\.rate), "events/s", "\(ManyPublishersBenchmark.clients) clients, one publish at a time each"),
@@ -144,10 +149,10 @@ struct ClientBenchmark {
         let message = ClientMessage.publish(.init(stream: "bench", payload: payload))
         _ = try client.request(message)
         let start = monotonicNanoseconds()
-        for _ in 0..<Self.roundTrips {
+        for _ in 0..<roundTrips {
             guard case .published = try client.request(message) else { throw BenchFailure("a round trip failed") }
         }
-        return Double(monotonicNanoseconds() - start) / 1_000 / Double(Self.roundTrips)
+        return Double(monotonicNanoseconds() - start) / 1_000 / Double(roundTrips)
     }
 
     /// The trickle: a few hundred publishes a second, each waiting for its acknowledgement.

@@ -6,10 +6,6 @@
 ///
 /// Thread-safety: runs on the benchmark's thread, with the bare server's loop on a thread of its own.
 enum PingBenchmark {
-    /// Round trips timed against each server: enough that the daemon's CPU, which the kernel counts
-    /// in 10 ms ticks, is read to a few per cent.
-    static let roundTrips = 20_000
-
     /// What one run measured.
     struct Figures {
         /// Microseconds per round trip with the daemon, and the daemon's CPU per `PING` (all threads).
@@ -20,14 +16,14 @@ enum PingBenchmark {
 
     /// Times `roundTrips` pings through `client` to `daemon`, then as many to a bare server listening
     /// in `directory`.
-    static func run(_ client: BenchSocket, daemon: Daemon, directory: String) throws -> Figures {
+    static func run(_ client: BenchSocket, daemon: Daemon, directory: String, roundTrips: Int) throws -> Figures {
         let daemonBefore = daemon.cpuSeconds
-        let roundTrip = try timedPings(client)
+        let roundTrip = try timedPings(client, roundTrips: roundTrips)
         let daemonCPU = daemon.cpuSeconds - daemonBefore
         let bare = try BarePingServer(directory: directory)
         let floorRoundTrip: Double
         do {
-            floorRoundTrip = try timedPings(try BenchSocket(path: bare.socketPath))
+            floorRoundTrip = try timedPings(try BenchSocket(path: bare.socketPath), roundTrips: roundTrips)
         } catch {
             _ = try? bare.stop()
             throw error
@@ -38,8 +34,8 @@ enum PingBenchmark {
             floorRoundTrip: floorRoundTrip, floorMicroseconds: work.cpuSeconds * 1e6 / Double(max(1, work.pings)))
     }
 
-    /// Microseconds per `PING` answered, after one untimed.
-    private static func timedPings(_ client: BenchSocket) throws -> Double {
+    /// Microseconds per `PING` answered in `roundTrips`, after one untimed.
+    private static func timedPings(_ client: BenchSocket, roundTrips: Int) throws -> Double {
         _ = try client.request(.ping(nonce: 0))
         let start = monotonicNanoseconds()
         for nonce in 0..<UInt64(roundTrips) {
