@@ -128,14 +128,30 @@ final class ServedConsumer: Sendable {
 
     /// Acknowledges `sequences`, then calls `stored` once the change is stored (at once when nothing
     /// was pending).
+    ///
+    /// Once the consumer is closed it stores nothing more, so an acknowledgement that reaches it then
+    /// (found in the hub's table just before it was given up) goes to the consumer the hub serves now,
+    /// loaded from what this one stored; `stored` hears the error if there is none.
     func ack(_ sequences: [UInt64], stored: @escaping @Sendable ((any Error)?) -> Void) {
-        let count = core.withLock { $0.logic.ack(sequences) }
+        guard let count = core.withLock({ $0.closed ? nil : $0.logic.ack(sequences) }) else {
+            do {
+                try hub.servedConsumer(name, of: stream).ack(sequences, stored: stored)
+            } catch {
+                stored(error)
+            }
+            return
+        }
         finishAck(count, stored: stored)
     }
 
-    /// Acknowledges what `member` holds at or below `sequence`, then calls `stored` as `ack` does.
+    /// Acknowledges what `member` holds at or below `sequence`, then calls `stored` as `ack` does;
+    /// once the consumer is closed its members have ended, and `stored` hears `subscription_not_found`.
     func ack(through sequence: UInt64, heldBy member: ConsumerMember, stored: @escaping @Sendable ((any Error)?) -> Void) {
-        let count = core.withLock { $0.logic.ack(through: sequence, heldBy: ObjectIdentifier(member)) }
+        guard let count = core.withLock({ $0.closed ? nil : $0.logic.ack(through: sequence, heldBy: ObjectIdentifier(member)) }) else {
+            return stored(ServerError(
+                .subscriptionNotFound,
+                "consumer membership \(member.id) ended before its acknowledgement came (consumer \"\(name)\" of \"\(stream)\" was given up, deleted or taken over); acknowledge the events by name with ACK."))
+        }
         finishAck(count, stored: stored)
     }
 
@@ -168,14 +184,18 @@ final class ServedConsumer: Sendable {
     }
 
     /// Closes the consumer: no delivery follows, and each member ends with `reason` and `message`.
-    func close(reason: SubscriptionEndReason, message: String) {
-        let members = core.withLock { core -> [ConsumerMember] in
+    /// Returns the consumer as the log keeps it, taken as it closed: it holds every acknowledgement
+    /// the consumer took (later ones go to the hub's next one, see `ack`).
+    @discardableResult
+    func close(reason: SubscriptionEndReason, message: String) -> ConsumerRecord {
+        let (members, record) = core.withLock { core -> ([ConsumerMember], ConsumerRecord) in
             core.closed = true
-            return Array(core.members.values)
+            return (Array(core.members.values), core.logic.record(stream: stream, streamCreated: streamCreated, name: name))
         }
         observation.withLock { $0?.cancel() }
         for member in members { member.end(reason: reason, message: message, replyTo: member.requestID) }
         queue.sync {}
+        return record
     }
 
     // MARK: Delivery

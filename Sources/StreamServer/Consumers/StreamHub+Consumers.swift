@@ -81,17 +81,20 @@ extension StreamHub {
 
     /// Stops serving `consumer` (no member is attached, unless `onlyIfIdle` is false): stores it and
     /// gives up its lease, so another daemon sharing the log may serve it.
+    ///
+    /// All of it runs between saves, as loads do (`servedConsumer`): a request that finds the consumer
+    /// gone from the table loads it only once its last state is stored, never the save before, which
+    /// would bring back events acknowledged since and keep them pending for another ack wait.
     func retire(_ consumer: ServedConsumer, onlyIfIdle: Bool = true) {
         let key = ConsumerKey(stream: consumer.stream, name: consumer.name)
-        guard consumers.withLock({ table in
-            guard table[key] === consumer, !onlyIfIdle || consumer.isIdle else { return false }
-            table[key] = nil
-            return true
-        }) else { return }
-        let record = consumer.record
-        consumer.close(reason: .unsubscribed, message: "")
         do {
             try consumerSaver.betweenSaves {
+                guard consumers.withLock({ table in
+                    guard table[key] === consumer, !onlyIfIdle || consumer.isIdle else { return false }
+                    table[key] = nil
+                    return true
+                }) else { return }
+                let record = consumer.close(reason: .unsubscribed, message: "")
                 _ = try log.saveConsumers([record], under: consumerLease)
                 try log.releaseConsumer(consumer.name, of: consumer.stream, under: consumerLease)
             }
@@ -144,13 +147,20 @@ extension StreamHub {
     }
 
     /// The consumer `name` of `stream` as the hub serves it: claimed under the daemon's lease and
-    /// loaded from the log on first use.
+    /// loaded from the log on first use, between saves (so after the store of a retire under way; may
+    /// wait for a save in progress).
     ///
     /// - Throws: `consumer_not_found`, or `storage_unavailable` while another daemon sharing the log
     ///   serves it.
     func servedConsumer(_ name: String, of stream: String) throws -> ServedConsumer {
         try StreamName.validate(stream)
         try Self.validateConsumerName(name)
+        if let served = loadedConsumer(name, of: stream) { return served }
+        return try consumerSaver.betweenSaves { try loadConsumer(name, of: stream) }
+    }
+
+    /// `servedConsumer`'s load from the log; runs between saves.
+    private func loadConsumer(_ name: String, of stream: String) throws -> ServedConsumer {
         let key = ConsumerKey(stream: stream, name: name)
         if let served = loadedConsumer(name, of: stream) { return served }
         guard let state = try log.catalogEntry(stream) else { throw notFound(stream) }

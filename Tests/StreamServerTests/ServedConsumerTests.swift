@@ -1,0 +1,74 @@
+import Dispatch
+import EventLog
+import StreamProtocol
+import StreamdTestSupport
+import Testing
+
+@testable import StreamServer
+
+/// A served consumer given up while acknowledgements come: none of them is undone, whether it comes
+/// just before the consumer is given up or reaches it after.
+@Suite struct ServedConsumerTests {
+    /// A hub whose consumer "c" of stream "s" handed events 1...3 to a member that has left since,
+    /// with the log holding them pending: the state just before a worker acknowledges what it took.
+    private func consumerWithThreeTaken() throws -> (StreamHub, TemporaryLog, ServedConsumer) {
+        let (hub, storage) = try makeHub()
+        _ = try hub.publish(to: "s", expectedLastSequence: nil, (1...3).map { .init(messageID: nil, payload: payload($0)) })
+        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig(ackWait: .seconds(60)))
+        let consumer = try hub.servedConsumer("c", of: "s")
+        let frames = LockedList<[UInt8]>()
+        let member = ConsumerMember(
+            id: 1, requestID: 1, consumer: consumer, send: { _, _ in }, sendFrame: { frames.append($0) }, canSend: { true }, onEnded: { _ in })
+        #expect(consumer.attach(member, credit: 3))
+        #expect(pollUntil { frames.count > 0 && consumer.info.pending == 3 })
+        try hub.consumerSaver.store(consumer)
+        member.end(reason: .unsubscribed, message: "", replyTo: nil)
+        return (hub, storage, consumer)
+    }
+
+    /// Acknowledges `sequences` on `consumer` and returns once they are stored: nil, or the error.
+    private func ack(_ sequences: [UInt64], on consumer: ServedConsumer) -> String? {
+        let outcome = LockedList<String?>()
+        let done = DispatchSemaphore(value: 0)
+        consumer.ack(sequences) { error in
+            outcome.append(error.map { "\($0)" })
+            done.signal()
+        }
+        done.wait()
+        return outcome.all.first ?? "no answer"
+    }
+
+    @Test func aRequestDuringAGiveUpLoadsTheConsumerAsItWasGivenUpNotAsLastSaved() throws {
+        let (hub, storage, consumer) = try consumerWithThreeTaken()
+        // Saves wait (a save in progress), so the log holds 1...3 pending while the consumer has them
+        // acknowledged.
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { try? hub.consumerSaver.betweenSaves { held.signal(); release.wait() } }
+        held.wait()
+        consumer.ack([1, 2, 3]) { _ in }
+        let retired = DispatchGroup()
+        DispatchQueue.global().async(group: retired) { hub.retire(consumer) }
+        // Given the time to take the consumer out of the table before storing it, as it did; a retire
+        // that stores first waits for the saves, and leaves the table as it is meanwhile.
+        _ = pollUntil(timeout: .milliseconds(500)) { hub.consumers.withLock { $0.isEmpty } }
+        // A CONSUME or ACK coming now.
+        _ = try hub.servedConsumer("c", of: "s")
+        release.signal()
+        retired.wait()
+        let info = try hub.consumerInfo("c", of: "s")
+        #expect(info.pending == 0 && info.ackFloor == 3, "\(info)")
+        _ = storage
+    }
+
+    @Test func anAcknowledgementReachingAConsumerGivenUpGoesToTheOneServedNext() throws {
+        let (hub, storage, consumer) = try consumerWithThreeTaken()
+        // Found in the table just before the consumer was given up, and handled after.
+        hub.retire(consumer)
+        #expect(consumer.isClosed)
+        #expect(ack([1, 2, 3], on: consumer) == nil)
+        let info = try hub.consumerInfo("c", of: "s")
+        #expect(info.pending == 0 && info.ackFloor == 3, "\(info)")
+        _ = storage
+    }
+}
