@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import EventLog
 import StreamProtocol
 import StreamdTestSupport
@@ -24,6 +25,14 @@ import Testing
         try hub.consumerSaver.store(consumer)
         member.end(reason: .unsubscribed, message: "", replyTo: nil)
         return (hub, storage, consumer)
+    }
+
+    /// A member of `consumer` that takes no frames, attached with no credit.
+    private func attachedMember(_ id: UInt32, of consumer: ServedConsumer) -> ConsumerMember {
+        let member = ConsumerMember(
+            id: id, requestID: id, consumer: consumer, send: { _, _ in }, sendFrame: { _ in }, canSend: { true }, onEnded: { _ in })
+        #expect(consumer.attach(member, credit: 0))
+        return member
     }
 
     /// Acknowledges `sequences` on `consumer` and returns once they are stored: nil, or the error.
@@ -69,6 +78,22 @@ import Testing
         #expect(ack([1, 2, 3], on: consumer) == nil)
         let info = try hub.consumerInfo("c", of: "s")
         #expect(info.pending == 0 && info.ackFloor == 3, "\(info)")
+        _ = storage
+    }
+    @Test func membersComingAndGoingKeepTheConsumerTillTheLastHasBeenGoneAWhile() throws {
+        let (hub, storage) = try makeHub()
+        _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])
+        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig(ackWait: .seconds(60)))
+        let consumer = try hub.servedConsumer("c", of: "s")
+        attachedMember(1, of: consumer).end(reason: .unsubscribed, message: "", replyTo: nil)
+        // A member comes and goes before the first one's check; the check after it gives up.
+        usleep(1_500_000)
+        let second = attachedMember(2, of: consumer)
+        let lastLeft = ContinuousClock.now
+        second.end(reason: .unsubscribed, message: "", replyTo: nil)
+        #expect(pollUntil(timeout: .seconds(10)) { consumer.isClosed })
+        let servedAfter = ContinuousClock.now - lastLeft
+        #expect(servedAfter >= .nanoseconds(Int64(ServedConsumer.idleRelease)), "given up \(servedAfter) after the last member left")
         _ = storage
     }
 }

@@ -26,6 +26,8 @@ final class ServedConsumer: Sendable {
         /// When the pending timer fires, if one is set.
         var timerAt: UInt64?
         var closed = false
+        /// When the last member left (monotonic nanoseconds), zero before any did.
+        var emptiedAt: UInt64 = 0
     }
 
     private unowned let hub: StreamHub
@@ -90,20 +92,23 @@ final class ServedConsumer: Sendable {
         let idle = core.withLock { core -> Bool in
             core.members[ObjectIdentifier(member)] = nil
             core.logic.detach(ObjectIdentifier(member))
-            return core.members.isEmpty
+            guard core.members.isEmpty else { return false }
+            core.emptiedAt = Self.now
+            return true
         }
         // Given up once nobody has been attached for a moment (acknowledgements may follow a member
-        // that left), so another daemon sharing the log may serve it.
+        // that left), so another daemon sharing the log may serve it. Members that come and go keep
+        // it: the check after the last of them to leave gives it up.
         if idle {
-            DispatchQueue.global().asyncAfter(deadline: .now() + Self.idleRelease) { [weak self] in
-                guard let self, self.isIdle else { return }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.idleRelease))) { [weak self] in
+                guard let self, self.core.withLock({ Self.now &- $0.emptiedAt >= Self.idleRelease }), self.isIdle else { return }
                 self.hub.retire(self)
             }
         }
     }
 
-    /// How long a consumer stays served with no member attached.
-    static let idleRelease = DispatchTimeInterval.seconds(2)
+    /// How long a consumer stays served with no member attached, in nanoseconds.
+    static let idleRelease: UInt64 = 2_000_000_000
 
     /// Whether no member is attached.
     var isIdle: Bool { core.withLock { $0.members.isEmpty && !$0.closed } }
