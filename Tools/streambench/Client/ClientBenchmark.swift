@@ -38,6 +38,15 @@ struct ClientBenchmark {
 
     private func runs(_ workload: String) -> Bool { arguments.only.isEmpty || arguments.only.contains(workload) }
 
+    /// Runs `body` when `--only` names `workload` (or names none), noting on stderr how long it took,
+    /// so that a run stopped from outside shows which workload it was in.
+    private func measure(_ workload: String, when chosen: Bool? = nil, _ body: () throws -> Void) rethrows {
+        guard chosen ?? runs(workload) else { return }
+        let start = monotonicNanoseconds()
+        try body()
+        note("\(workload) took \(String(format: "%.1f", Double(monotonicNanoseconds() - start) / 1e9)) s")
+    }
+
     func run() throws {
         let payload = [UInt8](repeating: UInt8(ascii: "x"), count: arguments.payload)
         let fanOutEvents = max(1, arguments.events / 10)
@@ -55,47 +64,49 @@ struct ClientBenchmark {
             defer { daemon.stop() }
 
             let client = try BenchSocket(path: daemon.socketPath)
-            if runs("ping") { figures.ping.append(try PingBenchmark.run(client, daemon: daemon, directory: directory, roundTrips: pingRoundTrips)) }
-            if runs("rtt") { figures.roundTrip.append(try roundTrip(client, payload: payload)) }
-            if runs("publish") || runs("replay") { figures.publish.append(try publish(client, payload: payload)) }
-            if runs("replay") { figures.replay.append(try replay(daemon.socketPath, expected: arguments.events + (runs("rtt") ? roundTrips + 1 : 0))) }
-            if runs("many") {
+            try measure("ping") { figures.ping.append(try PingBenchmark.run(client, daemon: daemon, directory: directory, roundTrips: pingRoundTrips)) }
+            try measure("rtt") { figures.roundTrip.append(try roundTrip(client, payload: payload)) }
+            try measure("publish", when: runs("publish") || runs("replay")) { figures.publish.append(try publish(client, payload: payload)) }
+            try measure("replay") { figures.replay.append(try replay(daemon.socketPath, expected: arguments.events + (runs("rtt") ? roundTrips + 1 : 0))) }
+            try measure("many") {
                 figures.manyPublishers.append(try ManyPublishersBenchmark.run(daemon, events: arguments.events, payload: payload))
             }
-            if runs("group") {
+            try measure("group") {
                 figures.group.append(try ConsumerGroupBenchmark.run(daemon.socketPath, events: arguments.events, payload: payload))
             }
-            if runs("latency") {
+            try measure("latency") {
                 figures.floor.append(try RelayFloor.latencies(count: Self.latencyEvents, interval: Self.latencyInterval))
                 figures.latency.append(try latencyAtFixedRate(publishingTo: daemon.socketPath, readingFrom: daemon.socketPath, payload: payload))
             }
             // Two daemons on one PostgreSQL database: publish through one, subscribe through the other;
             // first the same rate to a subscriber on the publishing daemon, which is told without a
             // notification or a read, so the difference between the two is what crossing costs.
-            if let database = arguments.database, runs("across") {
-                figures.near.append(try latencyAtFixedRate(
-                    publishingTo: daemon.socketPath, readingFrom: daemon.socketPath, payload: payload, count: 10_000, interval: 1_000_000, stream: "near"))
-                let otherDirectory = directory + "/other"
-                try FileManager.default.createDirectory(atPath: otherDirectory, withIntermediateDirectories: true)
-                let other = try Daemon(executable: arguments.streamd, directory: otherDirectory, durability: arguments.durability, database: database)
-                defer { other.stop() }
-                figures.across.append(try latencyAtFixedRate(
-                    publishingTo: daemon.socketPath, readingFrom: other.socketPath, payload: payload, count: 10_000, interval: 1_000_000, stream: "across"))
+            if let database = arguments.database {
+                try measure("across") {
+                    figures.near.append(try latencyAtFixedRate(
+                        publishingTo: daemon.socketPath, readingFrom: daemon.socketPath, payload: payload, count: 10_000, interval: 1_000_000, stream: "near"))
+                    let otherDirectory = directory + "/other"
+                    try FileManager.default.createDirectory(atPath: otherDirectory, withIntermediateDirectories: true)
+                    let other = try Daemon(executable: arguments.streamd, directory: otherDirectory, durability: arguments.durability, database: database)
+                    defer { other.stop() }
+                    figures.across.append(try latencyAtFixedRate(
+                        publishingTo: daemon.socketPath, readingFrom: other.socketPath, payload: payload, count: 10_000, interval: 1_000_000, stream: "across"))
+                }
             }
-            if runs("fanout") {
+            try measure("fanout") {
                 let fanOut = try fanOut(daemon.socketPath, payload: payload, events: fanOutEvents, subscribers: 100)
                 figures.fanOut.append(fanOut.deliveries)
                 figures.fanOutPublish.append(fanOut.publish)
             }
-            if runs("trickle") { figures.trickleCPU.append(try trickle(client, payload: payload, daemon: daemon)) }
+            try measure("trickle") { figures.trickleCPU.append(try trickle(client, payload: payload, daemon: daemon)) }
             // Only when named: it takes minutes where creation cost grows with the stream count.
-            if arguments.only.contains("create") {
+            try measure("create", when: arguments.only.contains("create")) {
                 let batches = try StreamCreationBenchmark.run(client)
                 figures.createFirst.append(batches.first ?? 0)
                 figures.createLast.append(batches.last ?? 0)
             }
             // Only when named: it fills 800 000 events first.
-            if arguments.only.contains("reclaim") { figures.reclaim.append(try ReclaimBenchmark.run(daemon)) }
+            try measure("reclaim", when: arguments.only.contains("reclaim")) { figures.reclaim.append(try ReclaimBenchmark.run(daemon)) }
             let memory = daemon.memory
             figures.resident.append(memory.resident)
             figures.peak.append(memory.peak)
