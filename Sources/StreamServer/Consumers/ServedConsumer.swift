@@ -124,7 +124,10 @@ final class ServedConsumer: Sendable {
     var info: ConsumerInfo { core.withLock { $0.logic.info(stream: stream, name: name) } }
 
     /// The consumer as the log keeps it.
-    var record: ConsumerRecord { core.withLock { $0.logic.record(stream: stream, streamCreated: streamCreated, name: name) } }
+    var record: ConsumerRecord { core.withLock { record(of: $0) } }
+
+    /// The consumer as the log keeps it, from `core` (held under its lock).
+    private func record(of core: Core) -> ConsumerRecord { core.logic.record(stream: stream, streamCreated: streamCreated, name: name) }
 
     /// Whether it was closed (deleted, or its stream was): a saver stores it no more.
     var isClosed: Bool { core.withLock { $0.closed } }
@@ -195,7 +198,7 @@ final class ServedConsumer: Sendable {
     func close(reason: SubscriptionEndReason, message: String) -> ConsumerRecord {
         let (members, record) = core.withLock { core -> ([ConsumerMember], ConsumerRecord) in
             core.closed = true
-            return (Array(core.members.values), core.logic.record(stream: stream, streamCreated: streamCreated, name: name))
+            return (Array(core.members.values), self.record(of: core))
         }
         observation.withLock { $0?.cancel() }
         for member in members { member.end(reason: reason, message: message, replyTo: member.requestID) }

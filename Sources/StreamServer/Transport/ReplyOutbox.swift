@@ -33,6 +33,7 @@ final class ReplyOutbox: Sendable {
         /// Writes handed to the channel that it has not finished.
         var withChannel = 0
 
+        /// Closes the outbox's own descriptor, if it still has one.
         mutating func closeDescriptor() {
             if let descriptor { Foundation.close(descriptor) }
             descriptor = nil
