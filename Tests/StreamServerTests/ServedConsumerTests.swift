@@ -7,8 +7,9 @@ import Testing
 
 @testable import StreamServer
 
-/// A served consumer given up while acknowledgements come: none of them is undone, whether it comes
-/// just before the consumer is given up or reaches it after.
+/// When a served consumer is given up: once no member has been attached for a while (whether one
+/// left or none came), never while a member is about to attach, and without undoing an acknowledgement
+/// that comes just before or reaches it after.
 @Suite struct ServedConsumerTests {
     /// A hub whose consumer "c" of stream "s" handed events 1...3 to a member that has left since,
     /// with the log holding them pending: the state just before a worker acknowledges what it took.
@@ -16,7 +17,7 @@ import Testing
         let (hub, storage) = try makeHub()
         _ = try hub.publish(to: "s", expectedLastSequence: nil, (1...3).map { .init(messageID: nil, payload: payload($0)) })
         _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig(ackWait: .seconds(60)))
-        let consumer = try hub.servedConsumer("c", of: "s")
+        let consumer = try hub.servedConsumer("c", of: "s", holdingPlace: true)
         let frames = LockedList<[UInt8]>()
         let member = ConsumerMember(
             id: 1, requestID: 1, consumer: consumer, send: { _, _ in }, sendFrame: { frames.append($0) }, canSend: { true }, onEnded: { _ in })
@@ -31,7 +32,7 @@ import Testing
     private func attachedMember(_ id: UInt32, of consumer: ServedConsumer) -> ConsumerMember {
         let member = ConsumerMember(
             id: id, requestID: id, consumer: consumer, send: { _, _ in }, sendFrame: { _ in }, canSend: { true }, onEnded: { _ in })
-        #expect(consumer.attach(member, credit: 0))
+        #expect(consumer.holdPlace() && consumer.attach(member, credit: 0))
         return member
     }
 
@@ -94,6 +95,49 @@ import Testing
         #expect(pollUntil(timeout: .seconds(10)) { consumer.isClosed })
         let servedAfter = ContinuousClock.now - lastLeft
         #expect(servedAfter >= .nanoseconds(Int64(ServedConsumer.idleRelease)), "given up \(servedAfter) after the last member left")
+        _ = storage
+    }
+
+    @Test func aConsumerAnAcknowledgementByNameLoadedIsGivenUpAWhileLaterThoughNoMemberCame() throws {
+        let (hub, storage) = try makeHub()
+        let client = try TestClient.connected(to: hub)
+        _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])
+        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig(ackWait: .seconds(60)))
+        // A connection that never attached acknowledges by name: the daemon loads the consumer.
+        let loaded = ContinuousClock.now
+        #expect(try client.request(.ack(stream: "s", consumer: "c", sequences: [1])) == .ok)
+        let consumer = try #require(hub.consumers.withLock { $0[ConsumerKey(stream: "s", name: "c")] })
+        #expect(pollUntil(timeout: .seconds(10)) { consumer.isClosed })
+        let servedFor = ContinuousClock.now - loaded
+        #expect(servedFor >= .nanoseconds(Int64(ServedConsumer.idleRelease)), "given up \(servedFor) after it was loaded")
+        #expect(hub.consumers.withLock { $0.isEmpty })
+        _ = storage
+    }
+
+    @Test func aConsumerFoundForAMemberIsNotGivenUpBeforeTheMemberAttaches() throws {
+        let (hub, storage) = try makeHub()
+        _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])
+        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig())
+        let consumer = try hub.servedConsumer("c", of: "s", holdingPlace: true)
+        // Its give-up check (no member for 2 s) comes between the CONSUME finding it and attaching.
+        hub.retire(consumer)
+        #expect(!consumer.isClosed)
+        let member = ConsumerMember(
+            id: 1, requestID: 1, consumer: consumer, send: { _, _ in }, sendFrame: { _ in }, canSend: { true }, onEnded: { _ in })
+        #expect(consumer.attach(member, credit: 0))
+        _ = storage
+    }
+
+    @Test func aPlaceGivenBackLeavesTheConsumerToBeGivenUpAWhileLater() throws {
+        let (hub, storage) = try makeHub()
+        _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])
+        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig())
+        let consumer = try hub.servedConsumer("c", of: "s", holdingPlace: true)
+        hub.retire(consumer)
+        #expect(!consumer.isClosed)
+        // The member's connection closed before it attached.
+        consumer.givePlaceBack()
+        #expect(pollUntil(timeout: .seconds(10)) { consumer.isClosed })
         _ = storage
     }
 }

@@ -22,14 +22,19 @@ final class ServedConsumer: Sendable {
     private struct Core {
         var logic: ConsumerState
         var members: [ObjectIdentifier: ConsumerMember] = [:]
+        /// Places held for members about to attach (`holdPlace`).
+        var places = 0
         var pumpScheduled = false
         /// When the pending timer fires, if one is set.
         var timerAt: UInt64?
         var closed = false
-        /// When the last member left (monotonic nanoseconds), zero before any did.
-        var emptiedAt: UInt64 = 0
+        /// Since when no member has been attached (monotonic nanoseconds): when the consumer was
+        /// loaded, or when its last member left.
+        var emptiedAt: UInt64
     }
 
+    /// The hub outlives its consumers; the timers a consumer sets hold it weakly all the same, as
+    /// a hub made and dropped (by a test) may go first.
     private unowned let hub: StreamHub
     private let core: Mutex<Core>
     private let queue: DispatchQueue
@@ -43,7 +48,7 @@ final class ServedConsumer: Sendable {
         name = record.name
         streamCreated = record.streamCreated
         self.hub = hub
-        core = Mutex(Core(logic: ConsumerState(record, lastSequence: lastSequence, now: Self.now)))
+        core = Mutex(Core(logic: ConsumerState(record, lastSequence: lastSequence, now: Self.now), emptiedAt: Self.now))
         queue = DispatchQueue(label: "streamd.consumer")
     }
 
@@ -59,15 +64,18 @@ final class ServedConsumer: Sendable {
         }
         self.observation.withLock { $0 = observation }
         renewLease()
+        // Loaded for a request that attaches no member (an acknowledgement by name, a reset), it is
+        // given up as one whose last member left.
+        releaseWhenIdle()
     }
 
     /// Saves the consumer every third of its lease, so its lease never runs out while it is served.
     private func renewLease() {
         let period = hub.consumerLease.duration / 3
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(period.components.seconds * 1_000_000_000 + period.components.attoseconds / 1_000_000_000))) {
-            [weak self] in
-            guard let self, !self.isClosed else { return }
-            self.hub.consumerSaver.changed(self, then: nil)
+            [weak self, weak hub] in
+            guard let self, let hub, !self.isClosed else { return }
+            hub.consumerSaver.changed(self, then: nil)
             self.renewLease()
         }
     }
@@ -76,9 +84,26 @@ final class ServedConsumer: Sendable {
 
     // MARK: Members
 
-    /// Adds `member` with `credit`; false when the consumer was closed meanwhile.
+    /// Holds a place for a member about to attach: until it attaches or the place is given back
+    /// (`givePlaceBack`), the consumer is not given up for want of members. False when it was closed.
+    ///
+    /// The hub holds it under its table's lock as it finds the consumer, so a give-up, which looks
+    /// whether the consumer is idle under the same lock, either took the consumer out of the table
+    /// before or sees the place.
+    func holdPlace() -> Bool {
+        core.withLock { core in
+            guard !core.closed else { return false }
+            core.places += 1
+            return true
+        }
+    }
+
+    /// Adds `member` with `credit` in a place held for it (`holdPlace`); false when the consumer was
+    /// closed meanwhile (deleted, its stream deleted, or served by another daemon now).
     func attach(_ member: ConsumerMember, credit: UInt32) -> Bool {
         let attached = core.withLock { core -> Bool in
+            precondition(core.places > 0, "a member attaches in a place held for it")
+            core.places -= 1
             guard !core.closed else { return false }
             core.members[ObjectIdentifier(member)] = member
             core.logic.attach(ObjectIdentifier(member), credit: UInt64(credit))
@@ -92,26 +117,42 @@ final class ServedConsumer: Sendable {
         let idle = core.withLock { core -> Bool in
             core.members[ObjectIdentifier(member)] = nil
             core.logic.detach(ObjectIdentifier(member))
-            guard core.members.isEmpty else { return false }
-            core.emptiedAt = Self.now
-            return true
+            return Self.emptied(&core)
         }
-        // Given up once nobody has been attached for a moment (acknowledgements may follow a member
-        // that left), so another daemon sharing the log may serve it. Members that come and go keep
-        // it: the check after the last of them to leave gives it up.
-        if idle {
-            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.idleRelease))) { [weak self] in
-                guard let self, self.core.withLock({ Self.now &- $0.emptiedAt >= Self.idleRelease }), self.isIdle else { return }
-                self.hub.retire(self)
-            }
+        if idle { releaseWhenIdle() }
+    }
+
+    /// Gives back a place held for a member that does not attach (its connection closed meanwhile).
+    func givePlaceBack() {
+        let idle = core.withLock { core -> Bool in
+            core.places -= 1
+            return Self.emptied(&core)
+        }
+        if idle { releaseWhenIdle() }
+    }
+
+    /// Whether `core` has neither members nor places held now; if so, notes when it emptied.
+    private static func emptied(_ core: inout Core) -> Bool {
+        guard core.members.isEmpty, core.places == 0 else { return false }
+        core.emptiedAt = now
+        return true
+    }
+
+    /// Gives the consumer up once nobody has been attached for `idleRelease` (acknowledgements may
+    /// follow a member that left), so another daemon sharing the log may serve it. Members that come
+    /// and go keep it: the check after the last of them to leave gives it up.
+    private func releaseWhenIdle() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.idleRelease))) { [weak self, weak hub] in
+            guard let self, let hub, self.core.withLock({ Self.now &- $0.emptiedAt >= Self.idleRelease }), self.isIdle else { return }
+            hub.retire(self)
         }
     }
 
     /// How long a consumer stays served with no member attached, in nanoseconds.
     static let idleRelease: UInt64 = 2_000_000_000
 
-    /// Whether no member is attached.
-    var isIdle: Bool { core.withLock { $0.members.isEmpty && !$0.closed } }
+    /// Whether no member is attached and no place held for one.
+    var isIdle: Bool { core.withLock { $0.members.isEmpty && $0.places == 0 && !$0.closed } }
 
     func addCredit(_ credit: UInt32, to member: ConsumerMember) {
         core.withLock { $0.logic.addCredit(ObjectIdentifier(member), UInt64(credit)) }

@@ -141,38 +141,52 @@ extension StreamHub {
         for consumer in closing { consumer.close(reason: .streamDeleted, message: "the stream \"\(stream)\" was deleted.") }
     }
 
-    /// The consumer `name` of `stream` as this daemon serves it, if it does.
-    private func loadedConsumer(_ name: String, of stream: String) -> ServedConsumer? {
-        consumers.withLock { $0[ConsumerKey(stream: stream, name: name)] }.flatMap { $0.isClosed ? nil : $0 }
+    /// The consumer `name` of `stream` as this daemon serves it, if it does; with `holdingPlace`, a
+    /// place is held in it for a member (see `servedConsumer`).
+    private func loadedConsumer(_ name: String, of stream: String, holdingPlace: Bool = false) -> ServedConsumer? {
+        consumers.withLock { table in
+            guard let served = table[ConsumerKey(stream: stream, name: name)], Self.takes(served, holdingPlace: holdingPlace) else { return nil }
+            return served
+        }
+    }
+
+    /// Whether `consumer`, found in the table (under its lock), may be handed out: it is open, and a
+    /// place was held in it when one is asked for.
+    private static func takes(_ consumer: ServedConsumer, holdingPlace: Bool) -> Bool {
+        holdingPlace ? consumer.holdPlace() : !consumer.isClosed
     }
 
     /// The consumer `name` of `stream` as the hub serves it: claimed under the daemon's lease and
     /// loaded from the log on first use, between saves (so after the store of a retire under way; may
     /// wait for a save in progress).
     ///
+    /// - Parameter holdingPlace: a member is about to attach: a place is held for it as the consumer is
+    ///   found (`ServedConsumer.holdPlace`), so the consumer is not given up for want of members before
+    ///   the member attaches.
     /// - Throws: `consumer_not_found`, or `storage_unavailable` while another daemon sharing the log
     ///   serves it.
-    func servedConsumer(_ name: String, of stream: String) throws -> ServedConsumer {
+    func servedConsumer(_ name: String, of stream: String, holdingPlace: Bool = false) throws -> ServedConsumer {
         try StreamName.validate(stream)
         try Self.validateConsumerName(name)
-        if let served = loadedConsumer(name, of: stream) { return served }
-        return try consumerSaver.betweenSaves { try loadConsumer(name, of: stream) }
+        if let served = loadedConsumer(name, of: stream, holdingPlace: holdingPlace) { return served }
+        return try consumerSaver.betweenSaves { try loadConsumer(name, of: stream, holdingPlace: holdingPlace) }
     }
 
     /// `servedConsumer`'s load from the log; runs between saves.
-    private func loadConsumer(_ name: String, of stream: String) throws -> ServedConsumer {
+    private func loadConsumer(_ name: String, of stream: String, holdingPlace: Bool) throws -> ServedConsumer {
         let key = ConsumerKey(stream: stream, name: name)
-        if let served = loadedConsumer(name, of: stream) { return served }
+        if let served = loadedConsumer(name, of: stream, holdingPlace: holdingPlace) { return served }
         guard let state = try log.catalogEntry(stream) else { throw notFound(stream) }
         guard let record = try log.claimConsumer(name, of: stream, under: consumerLease) else {
             guard try log.consumers(of: stream).contains(where: { $0.name == name }) else { throw consumerNotFound(name, of: stream) }
             throw ServerError(
                 .storageUnavailable,
-                "consumer \"\(name)\" of \"\(stream)\" is served by another streamd sharing this database; attach its members through that daemon, or retry: a daemon gives a consumer up 2 s after its last member left or as it stops, and one that died within \(consumerLease.duration).")
+                "consumer \"\(name)\" of \"\(stream)\" is served by another streamd sharing this database; attach its members through that daemon, or retry: a daemon gives a consumer up once it has had no member for 2 s, or as it stops, and one that died within \(consumerLease.duration).")
         }
         let made = ServedConsumer(record: record, lastSequence: state.lastSequence, hub: self)
         let (served, isNew) = consumers.withLock { table -> (ServedConsumer, Bool) in
-            if let existing = table[key], !existing.isClosed { return (existing, false) }
+            if let existing = table[key], Self.takes(existing, holdingPlace: holdingPlace) { return (existing, false) }
+            if holdingPlace { _ = made.holdPlace() }
             table[key] = made
             return (made, true)
         }

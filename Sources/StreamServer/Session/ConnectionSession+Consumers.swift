@@ -8,7 +8,7 @@ extension ConnectionSession {
         if let refusal = reserveSubscription(request.subscriptionID) { throw refusal }
         let consumer: ServedConsumer
         do {
-            consumer = try hub.servedConsumer(request.consumer, of: request.stream)
+            consumer = try hub.servedConsumer(request.consumer, of: request.stream, holdingPlace: true)
         } catch {
             _ = settleReservation(request.subscriptionID, with: nil)
             throw error
@@ -19,7 +19,10 @@ extension ConnectionSession {
             sendFrame: { [weak self] frame in self?.write(frame) },
             canSend: { [weak self] in self?.isOutputWritable ?? false },
             onEnded: { [weak self] member in self?.removeSubscription(member) })
-        guard settleReservation(request.subscriptionID, with: member) else { return }
+        guard settleReservation(request.subscriptionID, with: member) else {
+            consumer.givePlaceBack()
+            return
+        }
         send(.subscribed(subscriptionID: request.subscriptionID, nextSequence: consumer.nextSequence), requestID: requestID)
         if !consumer.attach(member, credit: request.credit) {
             member.end(reason: .error, message: "the consumer \"\(request.consumer)\" of stream \"\(request.stream)\" was deleted.", replyTo: requestID)
