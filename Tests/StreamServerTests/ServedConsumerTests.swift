@@ -140,4 +140,30 @@ import Testing
         #expect(pollUntil(timeout: .seconds(10)) { consumer.isClosed })
         _ = storage
     }
+
+    @Test func aDeletionWaitingForASaveLeavesTheConsumerServedTillItDeletesItInOneStep() throws {
+        let (hub, storage) = try makeHub()
+        _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])
+        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig())
+        let consumer = try hub.servedConsumer("c", of: "s")
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        Thread.detachNewThread { try? hub.consumerSaver.betweenSaves { held.signal(); release.wait() } }
+        held.wait()
+        let deleted = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            try? hub.deleteConsumer("c", of: "s")
+            deleted.signal()
+        }
+        // Taken out of the table before its deletion's turn, a request meanwhile would load it again
+        // from the log, and serve it on after the deletion.
+        #expect(!pollUntil(timeout: .milliseconds(300)) { consumer.isClosed })
+        #expect(hub.consumers.withLock { $0[ConsumerKey(stream: "s", name: "c")] } === consumer)
+        release.signal()
+        deleted.wait()
+        #expect(consumer.isClosed)
+        #expect(throws: (any Error).self) { try hub.servedConsumer("c", of: "s") }
+        #expect(hub.consumers.withLock { $0.isEmpty })
+        _ = storage
+    }
 }

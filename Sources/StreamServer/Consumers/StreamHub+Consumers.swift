@@ -62,12 +62,18 @@ extension StreamHub {
     }
 
     /// Deletes consumer `name` of `stream`, ending its members.
+    ///
+    /// Taking it out of the table, closing it and deleting it from the log are one step between saves,
+    /// as loads are (`servedConsumer`): a request either finds it served before, or finds it deleted.
     func deleteConsumer(_ name: String, of stream: String) throws {
         try StreamName.validate(stream)
         try Self.validateConsumerName(name)
-        let served = consumers.withLock { $0.removeValue(forKey: ConsumerKey(stream: stream, name: name)) }
-        served?.close(reason: .error, message: "the consumer \"\(name)\" of stream \"\(stream)\" was deleted.")
-        guard try consumerSaver.betweenSaves({ try log.deleteConsumer(name, of: stream) }) else {
+        let deleted = try consumerSaver.betweenSaves { () throws -> Bool in
+            let served = consumers.withLock { $0.removeValue(forKey: ConsumerKey(stream: stream, name: name)) }
+            served?.close(reason: .error, message: "the consumer \"\(name)\" of stream \"\(stream)\" was deleted.")
+            return try log.deleteConsumer(name, of: stream)
+        }
+        guard deleted else {
             if try log.catalogEntry(stream) == nil { throw notFound(stream) }
             throw consumerNotFound(name, of: stream)
         }
