@@ -7,9 +7,9 @@ import Testing
 
 @testable import StreamServer
 
-/// When a served consumer is given up: once no member has been attached for a while (whether one
-/// left or none came), never while a member is about to attach, and without undoing an acknowledgement
-/// that comes just before or reaches it after.
+/// When a served consumer is given up: a while after its last member left (one that ended before it
+/// attached included), never while a member is about to attach, and without undoing an
+/// acknowledgement that comes just before or reaches it after.
 @Suite struct ServedConsumerTests {
     /// A hub whose consumer "c" of stream "s" handed events 1...3 to a member that has left since,
     /// with the log holding them pending: the state just before a worker acknowledges what it took.
@@ -95,22 +95,7 @@ import Testing
         #expect(pollUntil(timeout: .seconds(10)) { consumer.isClosed })
         let servedAfter = ContinuousClock.now - lastLeft
         #expect(servedAfter >= .nanoseconds(Int64(ServedConsumer.idleRelease)), "given up \(servedAfter) after the last member left")
-        _ = storage
-    }
-
-    @Test func aConsumerAnAcknowledgementByNameLoadedIsGivenUpAWhileLaterThoughNoMemberCame() throws {
-        let (hub, storage) = try makeHub()
-        let client = try TestClient.connected(to: hub)
-        _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])
-        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig(ackWait: .seconds(60)))
-        // A connection that never attached acknowledges by name: the daemon loads the consumer.
-        let loaded = ContinuousClock.now
-        #expect(try client.request(.ack(stream: "s", consumer: "c", sequences: [1])) == .ok)
-        let consumer = try #require(hub.consumers.withLock { $0[ConsumerKey(stream: "s", name: "c")] })
-        #expect(pollUntil(timeout: .seconds(10)) { consumer.isClosed })
-        let servedFor = ContinuousClock.now - loaded
-        #expect(servedFor >= .nanoseconds(Int64(ServedConsumer.idleRelease)), "given up \(servedFor) after it was loaded")
-        #expect(hub.consumers.withLock { $0.isEmpty })
+        withExtendedLifetime(hub) {}
         _ = storage
     }
 
@@ -138,6 +123,22 @@ import Testing
         // The member's connection closed before it attached.
         consumer.givePlaceBack()
         #expect(pollUntil(timeout: .seconds(10)) { consumer.isClosed })
+        withExtendedLifetime(hub) {}
+        _ = storage
+    }
+
+    @Test func aMemberThatEndedBeforeItAttachedLeavesTheConsumerToBeGivenUp() throws {
+        let (hub, storage) = try makeHub()
+        _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])
+        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig())
+        let consumer = try hub.servedConsumer("c", of: "s", holdingPlace: true)
+        let member = ConsumerMember(
+            id: 1, requestID: 1, consumer: consumer, send: { _, _ in }, sendFrame: { _ in }, canSend: { true }, onEnded: { _ in })
+        // Its connection closed between the CONSUME finding the consumer and attaching the member.
+        member.end(reason: .unsubscribed, message: "", replyTo: nil)
+        #expect(!consumer.attach(member, credit: 0))
+        #expect(pollUntil(timeout: .seconds(10)) { consumer.isClosed })
+        withExtendedLifetime(hub) {}
         _ = storage
     }
 

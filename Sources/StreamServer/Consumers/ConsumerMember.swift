@@ -33,8 +33,11 @@ final class ConsumerMember: LiveSubscription {
         self.onEnded = onEnded
     }
 
+    /// Whether the member ended (`end`).
+    var isEnded: Bool { ended.load(ordering: .acquiring) }
+
     /// Whether the member takes frames now: not ended, and its connection's output not backed up.
-    var canSend: Bool { !ended.load(ordering: .acquiring) && outputWritable() }
+    var canSend: Bool { !isEnded && outputWritable() }
 
     func addCredit(_ credit: UInt32) { consumer.addCredit(credit, to: self) }
 

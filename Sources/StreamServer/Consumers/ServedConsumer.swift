@@ -28,9 +28,8 @@ final class ServedConsumer: Sendable {
         /// When the pending timer fires, if one is set.
         var timerAt: UInt64?
         var closed = false
-        /// Since when no member has been attached (monotonic nanoseconds): when the consumer was
-        /// loaded, or when its last member left.
-        var emptiedAt: UInt64
+        /// When the last member left (monotonic nanoseconds), zero before any did.
+        var emptiedAt: UInt64 = 0
     }
 
     /// The hub outlives its consumers; the timers a consumer sets hold it weakly all the same, as
@@ -48,7 +47,7 @@ final class ServedConsumer: Sendable {
         name = record.name
         streamCreated = record.streamCreated
         self.hub = hub
-        core = Mutex(Core(logic: ConsumerState(record, lastSequence: lastSequence, now: Self.now), emptiedAt: Self.now))
+        core = Mutex(Core(logic: ConsumerState(record, lastSequence: lastSequence, now: Self.now)))
         queue = DispatchQueue(label: "streamd.consumer")
     }
 
@@ -64,9 +63,6 @@ final class ServedConsumer: Sendable {
         }
         self.observation.withLock { $0 = observation }
         renewLease()
-        // Loaded for a request that attaches no member (an acknowledgement by name, a reset), it is
-        // given up as one whose last member left.
-        releaseWhenIdle()
     }
 
     /// Saves the consumer every third of its lease, so its lease never runs out while it is served.
@@ -99,17 +95,20 @@ final class ServedConsumer: Sendable {
     }
 
     /// Adds `member` with `credit` in a place held for it (`holdPlace`); false when the consumer was
-    /// closed meanwhile (deleted, its stream deleted, or served by another daemon now).
+    /// closed meanwhile (deleted, its stream deleted, or served by another daemon now), or the member
+    /// ended before it attached (its connection closed): the place is given back then.
     func attach(_ member: ConsumerMember, credit: UInt32) -> Bool {
-        let attached = core.withLock { core -> Bool in
+        let (attached, idle) = core.withLock { core -> (Bool, Bool) in
             precondition(core.places > 0, "a member attaches in a place held for it")
             core.places -= 1
-            guard !core.closed else { return false }
+            // A member ends before it detaches (`ConsumerMember.end`), so one that ended finds no
+            // detach to come.
+            guard !core.closed, !member.isEnded else { return (false, Self.emptied(&core)) }
             core.members[ObjectIdentifier(member)] = member
             core.logic.attach(ObjectIdentifier(member), credit: UInt64(credit))
-            return true
+            return (true, false)
         }
-        if attached { wake() }
+        if attached { wake() } else if idle { releaseWhenIdle() }
         return attached
     }
 
@@ -138,9 +137,9 @@ final class ServedConsumer: Sendable {
         return true
     }
 
-    /// Gives the consumer up once nobody has been attached for `idleRelease` (acknowledgements may
-    /// follow a member that left), so another daemon sharing the log may serve it. Members that come
-    /// and go keep it: the check after the last of them to leave gives it up.
+    /// Gives the consumer up once nobody has been attached for `idleRelease` since the last member
+    /// left (acknowledgements may follow it), so another daemon sharing the log may serve it. Members
+    /// that come and go keep it: the check after the last of them to leave gives it up.
     private func releaseWhenIdle() {
         DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.idleRelease))) { [weak self, weak hub] in
             guard let self, let hub, self.core.withLock({ Self.now &- $0.emptiedAt >= Self.idleRelease }), self.isIdle else { return }

@@ -187,7 +187,7 @@ extension StreamHub {
             guard try log.consumers(of: stream).contains(where: { $0.name == name }) else { throw consumerNotFound(name, of: stream) }
             throw ServerError(
                 .storageUnavailable,
-                "consumer \"\(name)\" of \"\(stream)\" is served by another streamd sharing this database; attach its members through that daemon, or retry: a daemon gives a consumer up once it has had no member for 2 s, or as it stops, and one that died within \(consumerLease.duration).")
+                "consumer \"\(name)\" of \"\(stream)\" is served by another streamd sharing this database; attach its members through that daemon, or retry: a daemon gives a consumer up 2 s after its last member left or as it stops, and one that died within \(consumerLease.duration).")
         }
         let made = ServedConsumer(record: record, lastSequence: state.lastSequence, hub: self)
         let (served, isNew) = consumers.withLock { table -> (ServedConsumer, Bool) in
@@ -200,7 +200,11 @@ extension StreamHub {
             do {
                 try made.start()
             } catch {
+                // A CONSUME may have found it in the table meanwhile: its member ends, and the claim
+                // is given back, so that the consumer is never served twice.
                 consumers.withLock { if $0[key] === made { $0[key] = nil } }
+                made.close(reason: .error, message: "consumer \"\(name)\" of \"\(stream)\" could not be served: \(ServerError.from(error).message)")
+                try? log.releaseConsumer(name, of: stream, under: consumerLease)
                 throw error
             }
         }
