@@ -28,10 +28,23 @@ import Testing
         return (hub, storage, consumer)
     }
 
+    /// A hub whose stream "s" holds one event and has consumer "c", which the hub serves; with
+    /// `holdingPlace`, found as a CONSUME finds it, with a place held for a member.
+    private func servedConsumer(holdingPlace: Bool = false) throws -> (StreamHub, TemporaryLog, ServedConsumer) {
+        let (hub, storage) = try makeHub()
+        _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])
+        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig())
+        return (hub, storage, try hub.servedConsumer("c", of: "s", holdingPlace: holdingPlace))
+    }
+
+    /// A member of `consumer` that takes no frames, not attached.
+    private func member(_ id: UInt32, of consumer: ServedConsumer) -> ConsumerMember {
+        ConsumerMember(id: id, requestID: id, consumer: consumer, send: { _, _ in }, sendFrame: { _ in }, canSend: { true }, onEnded: { _ in })
+    }
+
     /// A member of `consumer` that takes no frames, attached with no credit.
     private func attachedMember(_ id: UInt32, of consumer: ServedConsumer) -> ConsumerMember {
-        let member = ConsumerMember(
-            id: id, requestID: id, consumer: consumer, send: { _, _ in }, sendFrame: { _ in }, canSend: { true }, onEnded: { _ in })
+        let member = self.member(id, of: consumer)
         #expect(consumer.holdPlace() && consumer.attach(member, credit: 0))
         return member
     }
@@ -100,24 +113,17 @@ import Testing
     }
 
     @Test func aConsumerFoundForAMemberIsNotGivenUpBeforeTheMemberAttaches() throws {
-        let (hub, storage) = try makeHub()
-        _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])
-        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig())
-        let consumer = try hub.servedConsumer("c", of: "s", holdingPlace: true)
+        let (hub, storage, consumer) = try servedConsumer(holdingPlace: true)
         // Its give-up check (no member for 2 s) comes between the CONSUME finding it and attaching.
         hub.retire(consumer)
         #expect(!consumer.isClosed)
-        let member = ConsumerMember(
-            id: 1, requestID: 1, consumer: consumer, send: { _, _ in }, sendFrame: { _ in }, canSend: { true }, onEnded: { _ in })
+        let member = self.member(1, of: consumer)
         #expect(consumer.attach(member, credit: 0))
         _ = storage
     }
 
     @Test func aPlaceGivenBackLeavesTheConsumerToBeGivenUpAWhileLater() throws {
-        let (hub, storage) = try makeHub()
-        _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])
-        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig())
-        let consumer = try hub.servedConsumer("c", of: "s", holdingPlace: true)
+        let (hub, storage, consumer) = try servedConsumer(holdingPlace: true)
         hub.retire(consumer)
         #expect(!consumer.isClosed)
         // The member's connection closed before it attached.
@@ -128,12 +134,8 @@ import Testing
     }
 
     @Test func aMemberThatEndedBeforeItAttachedLeavesTheConsumerToBeGivenUp() throws {
-        let (hub, storage) = try makeHub()
-        _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])
-        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig())
-        let consumer = try hub.servedConsumer("c", of: "s", holdingPlace: true)
-        let member = ConsumerMember(
-            id: 1, requestID: 1, consumer: consumer, send: { _, _ in }, sendFrame: { _ in }, canSend: { true }, onEnded: { _ in })
+        let (hub, storage, consumer) = try servedConsumer(holdingPlace: true)
+        let member = self.member(1, of: consumer)
         // Its connection closed between the CONSUME finding the consumer and attaching the member.
         member.end(reason: .unsubscribed, message: "", replyTo: nil)
         #expect(!consumer.attach(member, credit: 0))
@@ -143,10 +145,7 @@ import Testing
     }
 
     @Test func aDeletionWaitingForASaveLeavesTheConsumerServedTillItDeletesItInOneStep() throws {
-        let (hub, storage) = try makeHub()
-        _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])
-        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig())
-        let consumer = try hub.servedConsumer("c", of: "s")
+        let (hub, storage, consumer) = try servedConsumer()
         let held = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         Thread.detachNewThread { try? hub.consumerSaver.betweenSaves { held.signal(); release.wait() } }
