@@ -94,6 +94,32 @@ import Testing
         #expect(info.pending == 0 && info.ackFloor == 3, "\(info)")
         _ = storage
     }
+    @Test func aResetReachingAConsumerGivenUpGoesToTheOneServedNext() throws {
+        let (hub, storage, consumer) = try consumerWithThreeTaken()
+        // Found in the table just before the consumer was given up, and handled after.
+        hub.retire(consumer)
+        #expect(try consumer.reset(to: 2).nextSequence == 2)
+        let info = try hub.consumerInfo("c", of: "s")
+        #expect(info.nextSequence == 2 && info.pending == 0, "\(info)")
+        _ = storage
+    }
+
+    @Test func aGiveBackReachingAConsumerGivenUpGoesToTheOneServedNext() throws {
+        let (hub, storage, consumer) = try consumerWithThreeTaken()
+        hub.retire(consumer)
+        #expect(try consumer.giveBack(2, delayMilliseconds: 0))
+        // The next one holds 1...3 pending for a minute, but event 2 due at once: a member gets it now.
+        let next = try hub.servedConsumer("c", of: "s", holdingPlace: true)
+        #expect(next !== consumer)
+        let frames = LockedList<[UInt8]>()
+        let member = ConsumerMember(
+            id: 2, requestID: 2, consumer: next, send: { _, _ in }, sendFrame: { frames.append($0) }, canSend: { true }, onEnded: { _ in })
+        #expect(next.attach(member, credit: 3))
+        #expect(pollUntil(timeout: .seconds(10)) { frames.count > 0 })
+        #expect(next.info.redelivered == 1, "\(next.info)")
+        _ = storage
+    }
+
     @Test func membersComingAndGoingKeepTheConsumerTillTheLastHasBeenGoneAWhile() throws {
         let (hub, storage) = try makeHub()
         _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])

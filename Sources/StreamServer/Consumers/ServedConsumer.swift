@@ -211,21 +211,32 @@ final class ServedConsumer: Sendable {
         hub.consumerSaver.changed(self, then: stored)
     }
 
-    /// Gives `sequence` back for delivery after `delayMilliseconds`; whether it was pending.
-    func giveBack(_ sequence: UInt64, delayMilliseconds: UInt64) -> Bool {
+    /// Gives `sequence` back for delivery after `delayMilliseconds`; whether it was pending. Once the
+    /// consumer is closed it goes to the consumer the hub serves now, as an acknowledgement does.
+    func giveBack(_ sequence: UInt64, delayMilliseconds: UInt64) throws -> Bool {
         let now = Self.now
-        let found = core.withLock { $0.logic.giveBack(sequence, delay: ConsumerState.nanoseconds(delayMilliseconds), now: now) }
+        let found = core.withLock { core in
+            core.closed ? nil : core.logic.giveBack(sequence, delay: ConsumerState.nanoseconds(delayMilliseconds), now: now)
+        }
+        guard let found else { return try hub.servedConsumer(name, of: stream).giveBack(sequence, delayMilliseconds: delayMilliseconds) }
         if found { wake() }
         return found
     }
 
     /// Starts again at `sequence`, forgetting pending events; runs between pumps, and returns once
-    /// the change is stored.
+    /// the change is stored. Once the consumer is closed it goes to the consumer the hub serves now,
+    /// as an acknowledgement does (a reset made before the close is in the record the close stored).
     func reset(to sequence: UInt64) throws -> ConsumerInfo {
-        queue.sync {
-            core.withLock { $0.logic.reset(to: sequence) }
-            readAhead.withLock { $0.clear() }
+        let made = queue.sync {
+            let made = core.withLock { core in
+                guard !core.closed else { return false }
+                core.logic.reset(to: sequence)
+                return true
+            }
+            if made { readAhead.withLock { $0.clear() } }
+            return made
         }
+        guard made else { return try hub.servedConsumer(name, of: stream).reset(to: sequence) }
         wake()
         try hub.consumerSaver.store(self)
         return info

@@ -131,7 +131,7 @@ extension StreamHub {
     /// Gives event `sequence` of consumer `name` of `stream` back, for delivery after `delayMilliseconds`.
     func giveBack(_ sequence: UInt64, of name: String, on stream: String, delayMilliseconds: UInt64) throws {
         let consumer = try servedConsumer(name, of: stream)
-        guard consumer.giveBack(sequence, delayMilliseconds: delayMilliseconds) else {
+        guard try consumer.giveBack(sequence, delayMilliseconds: delayMilliseconds) else {
             throw ServerError(
                 .invalidArgument,
                 "event \(sequence) is not pending with consumer \"\(name)\" of \"\(stream)\" (acknowledged already, or never delivered); nothing to give back.")
