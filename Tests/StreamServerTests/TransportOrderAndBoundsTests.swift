@@ -79,6 +79,56 @@ struct TransportOrderAndBoundsTests {
         #expect(sent < 16 << 20, "the daemon took \(sent >> 20) MiB of publishes while its log committed nothing")
     }
 
+    @Test func aClientThatReadsNoRepliesMakesTheDaemonHoldNoMoreOfThemThanItsOutputBound() throws {
+        let (hub, storage) = try makeHub()
+        // A hundred streams with long names: each LIST_STREAMS, 10 bytes, is answered with some 25 KB.
+        for index in 0..<100 { _ = try storage.log.createStream(String(repeating: "n", count: 190) + "\(index)") }
+        let directory = try ShortTemporaryDirectory()
+        let server = try LoopServer(hub: hub, path: directory.socket)
+        defer { server.stop() }
+        let socket = try SocketClient.connected(to: directory.socket)
+        let requests = 1_000
+        var bytes: [UInt8] = []
+        for index in 0..<requests { bytes += try ClientMessage.listStreams.encoded(requestID: UInt32(100 + index)) }
+        try socket.write(bytes)
+        // Nothing is read: what the socket does not take waits in the connection's outbox.
+        let outbox = try #require(server.connections.all.first).outbox
+        var largest = 0
+        let deadline = ContinuousClock.now + .seconds(2)
+        while ContinuousClock.now < deadline {
+            largest = max(largest, outbox.backlog)
+            usleep(2_000)
+        }
+        #expect(largest > ReplyOutbox.lowWater, "the replies never backed up (\(largest) bytes): the test shows nothing")
+        #expect(largest < ReplyOutbox.highWater + (256 << 10), "the daemon held \(largest >> 10) KiB of replies nobody read")
+        // Once the client reads, every request is answered, in order.
+        var answered: [UInt32] = []
+        while answered.count < requests, let frame = try socket.next() { answered.append(frame.requestID) }
+        #expect(answered == (0..<requests).map { UInt32(100 + $0) })
+        _ = storage
+    }
+
+    @Test func aConnectionClosedForAProtocolErrorClosesThoughItsClientReadsNothing() throws {
+        let (hub, storage) = try makeHub()
+        for index in 0..<100 { _ = try storage.log.createStream(String(repeating: "n", count: 190) + "\(index)") }
+        let directory = try ShortTemporaryDirectory()
+        let server = try LoopServer(hub: hub, path: directory.socket)
+        defer { server.stop() }
+        let socket = try SocketClient.connected(to: directory.socket)
+        // Some 500 KB of replies, more than the socket takes and too little to back the outbox up,
+        // then a frame of no known type: the session closes with its last replies unsent.
+        var bytes: [UInt8] = []
+        for index in 0..<20 { bytes += try ClientMessage.listStreams.encoded(requestID: UInt32(100 + index)) }
+        bytes += Frame(type: 0x7E, requestID: 99, body: []).encoded
+        try socket.write(bytes)
+        let connection = try #require(pollUntil { !server.connections.all.isEmpty } ? server.connections.all.first : nil)
+        #expect(pollUntil { connection.session.isClosed })
+        let closed = pollUntil(timeout: .seconds(15)) { !connection.channel.isActive }
+        #expect(closed, "the connection stayed open while its client read nothing")
+        if closed { _ = try socket.framesUntilClosed() }
+        _ = storage
+    }
+
     @Test func aPublishRacingADeleteCreatesTheStreamAgain() throws {
         let (hub, storage) = try makeHub()
         let publisher = try TestClient.connected(to: hub)

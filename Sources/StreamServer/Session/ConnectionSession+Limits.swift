@@ -21,7 +21,7 @@ extension ConnectionSession {
     var protocolFailure: (code: ErrorCode, message: String)? { inbound.withLock { $0.protocolFailure } }
 
     /// Whether a request is still being answered: a subscription is live or publishes await their commit.
-    var hasWorkInProgress: Bool { subscriptionCount > 0 || !pipelinedReplies.isIdle }
+    var hasWorkInProgress: Bool { subscriptionCount > 0 || !pipelinedReplies.isIdle || holdsRequests }
 
     /// Closes the session for a limit (a timeout): ends its subscriptions, sends `ERROR
     /// limit_exceeded` with `message` as its last frame and writes nothing more. Does nothing if the

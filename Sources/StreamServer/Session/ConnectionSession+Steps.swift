@@ -13,9 +13,20 @@ extension ConnectionSession {
         case closeThenSend(ServerMessage, requestID: UInt32)
     }
 
-    /// Does every step, in order.
+    /// Does every step, in order. While the client does not read its replies (the output is backed
+    /// up) the rest waits, with what arrives later, until `resumeHeldRequests`: a client cannot make
+    /// the daemon hold the replies of everything it sent (a small request may have a large reply).
     func run(_ steps: ArraySlice<Step>) {
-        for step in steps {
+        if heldBack.withLock({ held in
+            guard !held.isEmpty else { return false }
+            held += steps
+            return true
+        }) { return }
+        for (index, step) in zip(steps.indices, steps) {
+            if isOutputBackedUp() {
+                heldBack.withLock { $0 = steps[index...] }
+                return
+            }
             // A client that pipelines faster than the log commits is held here, on its own queue,
             // which in turn stops reading its socket: the daemon holds a bounded amount of its data.
             if pipelinedReplies.bytesInFlight >= hub.limits.maximumPipelinedBytes { pipelinedReplies.waitUntilAnswered() }
@@ -45,11 +56,26 @@ extension ConnectionSession {
         }
     }
 
+    /// Handles the requests held back while the output was backed up (see `run`); on the
+    /// connection's queue, once it is not.
+    func resumeHeldRequests() {
+        let held = heldBack.withLock { held in
+            defer { held = [] }
+            return held
+        }
+        if !held.isEmpty { run(held) }
+    }
+
+    /// Whether requests wait for the client to read its replies.
+    var holdsRequests: Bool { heldBack.withLock { !$0.isEmpty } }
+
     /// Does the steps that cannot wait, in order, and returns how many it did: it stops at the first
-    /// that could wait (for a commit, a read, or the replies of earlier publishes).
+    /// that could wait (for a commit, a read, or the replies of earlier publishes), and does none
+    /// while the output is backed up or requests are held back.
     func runWhileQuick(_ steps: [Step]) -> Int {
         var index = 0
-        while index < steps.count, pipelinedReplies.bytesInFlight < hub.limits.maximumPipelinedBytes {
+        guard !holdsRequests else { return 0 }
+        while index < steps.count, pipelinedReplies.bytesInFlight < hub.limits.maximumPipelinedBytes, !isOutputBackedUp() {
             // What the rules must look at closely (or refuse) is left to the queue.
             guard mayRunQuickly(steps[index]) else { return index }
             if case let .handle(message, requestID) = steps[index], message.isCredit {

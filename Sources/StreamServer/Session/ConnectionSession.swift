@@ -33,6 +33,10 @@ public final class ConnectionSession: Sendable {
     }
 
     private let output: @Sendable ([UInt8]) -> Void
+    /// Whether the client has fallen behind reading its replies (`ReplyOutbox.isBackedUp`).
+    let isOutputBackedUp: @Sendable () -> Bool
+    /// Requests read and not handled while the output is backed up, in order (`run`).
+    let heldBack = Mutex<ArraySlice<Step>>([])
     let inbound: Mutex<StepDecoder>
     private let subscriptions = Mutex(Subscriptions())
     /// Set once the session must write nothing more.
@@ -45,11 +49,16 @@ public final class ConnectionSession: Sendable {
     private let agreedVersion = Atomic<UInt16>(ProtocolVersions.newest)
 
     /// A session of `hub` that writes its encoded frames to `output`; with `access`, each request is
-    /// checked against its rules first.
-    public init(hub: StreamHub, access: ConnectionAccess? = nil, output: @escaping @Sendable ([UInt8]) -> Void) {
+    /// checked against its rules first. While `isOutputBackedUp` says so, requests wait
+    /// (`resumeHeldRequests`).
+    public init(
+        hub: StreamHub, access: ConnectionAccess? = nil, output: @escaping @Sendable ([UInt8]) -> Void,
+        isOutputBackedUp: @escaping @Sendable () -> Bool = { false }
+    ) {
         self.hub = hub
         self.access = access
         self.output = output
+        self.isOutputBackedUp = isOutputBackedUp
         let limits = hub.limits
         inbound = Mutex(StepDecoder(
             frames: FrameDecoder(maximumLength: limits.maximumFrameLength),
@@ -114,6 +123,7 @@ public final class ConnectionSession: Sendable {
     /// Closes the session: ends its subscriptions without a frame and ignores later bytes.
     public func close() {
         inbound.withLock { $0.close() }
+        heldBack.withLock { $0 = [] }
         endSubscriptions()
         silenced.store(true, ordering: .releasing)
     }

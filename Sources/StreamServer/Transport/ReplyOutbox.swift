@@ -20,9 +20,18 @@ import Synchronization
 /// channel fails (it closed with bytes unsent, or the socket failed) closes the duplicate at once, so
 /// that no later frame goes straight out behind a frame that was cut off.
 /// Each write is noted as activity for the daemon's wake latency keepers, however it goes out.
+///
+/// The outbox is backed up (`isBackedUp`) from when more than `highWater` bytes written wait for the
+/// socket (here or in the channel) until they are down to `lowWater` (the channel's own write-buffer
+/// marks), and says so (`whenDrained`): the session handles no more requests meanwhile, so a client
+/// that does not read its replies cannot make the daemon hold more of them.
 /// Thread-safety: Sendable; `write` may be called from any thread, `send` on the loop only; the state
 /// is under one mutex, held during a direct `send` so that writers keep their order.
 final class ReplyOutbox: Sendable {
+    /// The channel's write-buffer marks (`StreamServer` sets them), and the outbox's.
+    static let highWater = 1 << 20
+    static let lowWater = 256 << 10
+
     private let channel: any Channel
     private struct State {
         /// The outbox's own descriptor of the socket; nil when it has none or once the channel closed.
@@ -32,6 +41,14 @@ final class ReplyOutbox: Sendable {
         var sendScheduled = false
         /// Writes handed to the channel that it has not finished.
         var withChannel = 0
+        /// The bytes of those writes.
+        var bytesWithChannel = 0
+        var backedUp = false
+        /// Told on the event loop each time the outbox is no longer backed up.
+        var drained: (@Sendable () -> Void)?
+
+        /// Bytes written and not taken by the socket yet.
+        var backlog: Int { waiting.count + bytesWithChannel }
 
         /// Closes the outbox's own descriptor, if it still has one.
         mutating func closeDescriptor() {
@@ -69,6 +86,7 @@ final class ReplyOutbox: Sendable {
             } else {
                 state.waiting += frames
             }
+            if state.backlog > Self.highWater { state.backedUp = true }
             defer { state.sendScheduled = true }
             return !state.sendScheduled
         }
@@ -81,16 +99,36 @@ final class ReplyOutbox: Sendable {
         let bytes = state.withLock { state -> [UInt8] in
             state.sendScheduled = false
             defer { state.waiting = [] }
-            if !state.waiting.isEmpty { state.withChannel += 1 }
+            if !state.waiting.isEmpty {
+                state.withChannel += 1
+                state.bytesWithChannel += state.waiting.count
+            }
             return state.waiting
         }
         guard !bytes.isEmpty else { return }
         channel.writeAndFlush(ByteBuffer(bytes: bytes)).whenComplete { [self] result in
-            state.withLock { state in
+            let drained = state.withLock { state -> (@Sendable () -> Void)? in
                 state.withChannel -= 1
+                state.bytesWithChannel -= bytes.count
                 if case .failure = result { state.closeDescriptor() }
+                guard state.backedUp, state.backlog <= Self.lowWater else { return nil }
+                state.backedUp = false
+                return state.drained
             }
+            drained?()
         }
+    }
+
+    /// Whether more than `highWater` bytes written wait for the socket, and have not come down to
+    /// `lowWater` since.
+    var isBackedUp: Bool { state.withLock { $0.backedUp } }
+
+    /// Bytes written and not taken by the socket yet.
+    var backlog: Int { state.withLock { $0.backlog } }
+
+    /// Calls `action` on the event loop each time the outbox stops being backed up (nil: no more).
+    func whenDrained(_ action: (@Sendable () -> Void)?) {
+        state.withLock { $0.drained = action }
     }
 
     /// How many of `bytes` the socket took at once: all, or fewer when it is full (the rest waits for

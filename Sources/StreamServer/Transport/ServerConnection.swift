@@ -16,7 +16,7 @@ final class ServerConnection: Sendable {
     /// Who connected, as the kernel says; nil only where the kernel gives no credentials.
     let peer: PeerCredentials?
     let queue: DispatchQueue
-    private let outbox: ReplyOutbox
+    let outbox: ReplyOutbox
     private let draining = Atomic<Bool>(false)
     /// Where a refusal for a limit is logged (once).
     private let refusals: RefusalLog
@@ -46,7 +46,8 @@ final class ServerConnection: Sendable {
         // subscriptions' threads, in the order its replies must go out: the outbox keeps that order.
         let outbox = ReplyOutbox(channel: channel, keepers: keepers)
         self.outbox = outbox
-        session = ConnectionSession(hub: hub, access: access.map { .of(peer, control: $0) }, output: outbox.write)
+        session = ConnectionSession(
+            hub: hub, access: access.map { .of(peer, control: $0) }, output: outbox.write, isOutputBackedUp: { outbox.isBackedUp })
     }
 
     /// Logs that the connection opened; call once, with no lock held.
@@ -78,8 +79,12 @@ final class ServerConnection: Sendable {
         }
     }
 
-    /// Closes the channel after every frame written so far has gone out; logs why if a limit or a
-    /// protocol error closed it.
+    /// How long a closing connection's last frames may take to go out before it is closed anyway.
+    static let closingGrace: TimeAmount = .seconds(5)
+
+    /// Closes the channel after every frame written so far has gone out, or after `closingGrace`
+    /// (a client that reads nothing must not keep it open through its unsent frames); logs why if a
+    /// limit or a protocol error closed it.
     func closeAfterPendingWrites() {
         if let refusal = session.refusal {
             if !refusalLogged.exchange(true, ordering: .relaxed) {
@@ -98,6 +103,7 @@ final class ServerConnection: Sendable {
             channel.writeAndFlush(ByteBuffer()).whenComplete { _ in
                 channel.close(promise: nil)
             }
+            channel.eventLoop.scheduleTask(in: Self.closingGrace) { channel.close(promise: nil) }
         }
     }
 }

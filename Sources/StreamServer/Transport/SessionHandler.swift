@@ -5,8 +5,9 @@ import NIOCore
 /// publishes, pings, credit) are handled on the event loop; the rest on the connection's queue.
 ///
 /// Backpressure: the handler stops asking the channel for more bytes while several chunks wait on
-/// the connection's queue or while the channel is not writable (the client is not reading its
-/// replies), so a fast or stuck client cannot grow the daemon's memory.
+/// the connection's queue, while the channel is not writable (the client is not reading its
+/// replies) or while the session holds requests back for that reason (resumed on the queue once the
+/// outbox has drained), so a fast or stuck client cannot grow the daemon's memory.
 /// Time limits: a watchdog on the event loop checks the connection's `ConnectionDeadlines` a few
 /// times a second (handshake, frame and idle timeouts) and closes it with `ERROR limit_exceeded`
 /// when one has passed.
@@ -41,18 +42,24 @@ final class SessionHandler: ChannelDuplexHandler {
         watchdog = context.eventLoop.scheduleRepeatedTask(initialDelay: tick, delay: tick) { _ in
             loopBoundSelf.value.checkDeadlines(context: loopBoundContext.value)
         }
+        // Called on the loop: the requests held back while the client read nothing go on, in order.
+        connection.outbox.whenDrained {
+            loopBoundSelf.value.enqueue(context: loopBoundContext.value) { $0.resumeHeldRequests() }
+        }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         watchdog?.cancel()
         watchdog = nil
+        // The outbox would hold the handler, which holds the connection, which holds the outbox.
+        connection.outbox.whenDrained(nil)
     }
 
     /// Closes the connection with `ERROR limit_exceeded` if one of its time limits has passed.
     private func checkDeadlines(context: ChannelHandlerContext) {
         guard context.channel.isActive, !connection.isDraining, !connection.session.isClosed else { return }
         let busy = queuedChunks > 0 || connection.session.hasWorkInProgress
-        let held = queuedChunks > 0 || !context.channel.isWritable
+        let held = queuedChunks > 0 || !context.channel.isWritable || connection.session.holdsRequests
         let verdict = deadlines.check(
             now: NIODeadline.now().uptimeNanoseconds, progress: connection.session.inboundProgress, busy: busy, held: held)
         guard case let .close(reason) = verdict else { return }
@@ -61,9 +68,6 @@ final class SessionHandler: ChannelDuplexHandler {
         watchdog = nil
         connection.session.refuse(reason)
         connection.closeAfterPendingWrites()
-        // A client that reads nothing must not keep the connection open through its unsent ERROR.
-        let channel = context.channel
-        context.eventLoop.scheduleTask(in: .seconds(5)) { channel.close(promise: nil) }
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {
@@ -115,6 +119,7 @@ final class SessionHandler: ChannelDuplexHandler {
     func channelInactive(context: ChannelHandlerContext) {
         watchdog?.cancel()
         watchdog = nil
+        connection.outbox.whenDrained(nil)
         connection.session.close()
         onClose(connection)
         context.fireChannelInactive()
@@ -137,7 +142,7 @@ final class SessionHandler: ChannelDuplexHandler {
 
     private func readIfAllowed(context: ChannelHandlerContext) {
         guard readPending, queuedChunks < Self.maximumQueuedChunks, context.channel.isWritable,
-            !connection.isDraining
+            !connection.isDraining, !connection.session.holdsRequests
         else { return }
         readPending = false
         context.read()

@@ -245,7 +245,7 @@ public final class StreamServer: Service, Sendable {
                     try channel.pipeline.syncOperations.addHandler(DescriptorExhaustionHandler(reserve: reserve, logger: logger))
                 }
             }
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: ReplyOutbox.lowWater, high: ReplyOutbox.highWater))
             .childChannelInitializer { [self] channel in
                 if let refused = refuseOutOfDescriptors(channel) {
                     hub.metrics.refused(.outOfDescriptors)

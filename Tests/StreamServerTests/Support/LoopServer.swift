@@ -2,6 +2,7 @@ import Dispatch
 import EventLog
 import NIOCore
 import NIOPosix
+import StreamdTestSupport
 
 @testable import StreamServer
 
@@ -12,13 +13,17 @@ import NIOPosix
 final class LoopServer: @unchecked Sendable {
     let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
     let channel: any Channel
+    /// The connections accepted, in order.
+    let connections = LockedList<ServerConnection>()
 
     init(hub: StreamHub, path: String) throws {
+        let connections = self.connections
         channel = try ServerBootstrap(group: group)
-            .childChannelOption(.writeBufferWaterMark, value: .init(low: 256 * 1024, high: 1024 * 1024))
+            .childChannelOption(.writeBufferWaterMark, value: .init(low: ReplyOutbox.lowWater, high: ReplyOutbox.highWater))
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
                     let connection = ServerConnection(hub: hub, channel: child, peer: nil, label: "test")
+                    connections.append(connection)
                     try child.pipeline.syncOperations.addHandler(SessionHandler(connection: connection) { _ in })
                 }
             }
