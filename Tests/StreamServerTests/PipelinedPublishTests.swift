@@ -15,6 +15,21 @@ struct PipelinedPublishTests {
         try messages.reduce(into: []) { bytes, pair in bytes += try pair.0.encoded(requestID: pair.1) }
     }
 
+    @Test func creditForNoSubscriptionIsRefusedAfterThePublishesBeforeIt() throws {
+        let (hub, storage) = try makeHub()
+        let client = try TestClient.connected(to: hub)
+        _ = try client.request(.publish(.init(stream: "p", payload: payload(0))))
+        // The publish waits for its commit; credit for a subscription that ended meanwhile must not
+        // be refused before it is answered.
+        let hold = try WriterHold(storage.log)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(300)) { hold.release() }
+        client.session.receive(try frames([(.publish(.init(stream: "p", payload: payload(1))), 100), (.credit(subscriptionID: 42, credit: 1), 101)]))
+        let replies = try client.replies(from: 100, count: 2)
+        #expect(replies.map(\.requestID) == [100, 101])
+        #expect(replies.last?.message.errorCode == .subscriptionNotFound)
+        _ = storage
+    }
+
     @Test func aRequestAfterPipelinedPublishesIsAnsweredAfterThem() throws {
         let (hub, storage) = try makeHub()
         let client = try TestClient.connected(to: hub)

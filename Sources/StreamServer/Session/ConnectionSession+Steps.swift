@@ -36,12 +36,7 @@ extension ConnectionSession {
                 if refuseIfNotAllowed(step) { continue }
             }
             auditIfPublishCreates(step)
-            if runPipelined(step) { continue }
-            // Credit is answered by nothing, so it need not wait for the replies before it.
-            if case let .handle(message, requestID) = step, message.isCredit {
-                handle(message, requestID: requestID)
-                continue
-            }
+            if runPipelined(step) || addCredit(step) { continue }
             // Anything else is answered after the pipelined publishes before it.
             pipelinedReplies.waitUntilAnswered()
             switch step {
@@ -78,10 +73,7 @@ extension ConnectionSession {
         while index < steps.count, pipelinedReplies.bytesInFlight < hub.limits.maximumPipelinedBytes, !isOutputBackedUp() {
             // What the rules must look at closely (or refuse) is left to the queue.
             guard mayRunQuickly(steps[index]) else { return index }
-            if case let .handle(message, requestID) = steps[index], message.isCredit {
-                // Answered by nothing: it need not wait for the replies before it.
-                handle(message, requestID: requestID)
-            } else if !runPipelined(steps[index], onlyToKnownStreams: true) {
+            if !addCredit(steps[index]), !runPipelined(steps[index], onlyToKnownStreams: true) {
                 guard pipelinedReplies.isIdle else { return index }
                 switch steps[index] {
                 case let .handle(.ping(nonce), requestID): send(.pong(nonce: nonce), requestID: requestID)
@@ -116,9 +108,13 @@ extension ConnectionSession {
     }
 }
 
-extension ClientMessage {
-    fileprivate var isCredit: Bool {
-        if case .credit = self { return true }
-        return false
+extension ConnectionSession {
+    /// Adds credit to a subscription of this connection and returns true, if `step` is that: answered
+    /// by nothing, it need not wait for the replies before it. Credit for an id with no subscription
+    /// is left to `handle`, whose error comes in order, after those replies.
+    private func addCredit(_ step: Step) -> Bool {
+        guard case let .handle(.credit(id, credit), _) = step, let subscription = subscription(id) else { return false }
+        subscription.addCredit(credit)
+        return true
     }
 }
