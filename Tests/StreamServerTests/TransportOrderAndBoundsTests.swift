@@ -129,6 +129,30 @@ struct TransportOrderAndBoundsTests {
         _ = storage
     }
 
+    @Test func aClientThatReadsNothingCannotKeepAHalfSentFrameForEver() throws {
+        let (hub, storage) = try makeHub { $0.connections.frameTimeout = .seconds(2) }
+        _ = try storage.log.createStream("s")
+        let directory = try ShortTemporaryDirectory()
+        let server = try LoopServer(hub: hub, path: directory.socket)
+        defer { server.stop() }
+        let reader = try SocketClient.connected(to: directory.socket)
+        guard case .subscribed = try reader.request(.subscribe(.init(subscriptionID: 1, stream: "s", start: .newOnly, credit: .max))) else {
+            throw TestFailure("not subscribed")
+        }
+        // Half of a 1 MiB frame (its bytes count against the budget all connections share), then
+        // 4 MiB of events it does not read: its output backs up, so the daemon stops reading it.
+        let frame = try ClientMessage.publish(.init(stream: "s", payload: Array(repeating: 7, count: 1 << 20))).encoded(requestID: 9)
+        try reader.write(Array(frame.prefix(frame.count / 2)))
+        let publisher = try SocketClient.connected(to: directory.socket)
+        let entries = (0..<40).map { _ in ClientMessage.PublishBatch.Entry(payload: Array(repeating: 1, count: 100_000)) }
+        guard case .publishedBatch = try publisher.request(.publishBatch(.init(stream: "s", entries: entries))) else {
+            throw TestFailure("the batch was not published")
+        }
+        let connection = try #require(server.connections.all.first)
+        #expect(pollUntil(timeout: .seconds(15)) { !connection.channel.isActive }, "a half-sent frame was kept while its client read nothing")
+        _ = storage
+    }
+
     @Test func aPublishRacingADeleteCreatesTheStreamAgain() throws {
         let (hub, storage) = try makeHub()
         let publisher = try TestClient.connected(to: hub)

@@ -59,7 +59,9 @@ final class SessionHandler: ChannelDuplexHandler {
     private func checkDeadlines(context: ChannelHandlerContext) {
         guard context.channel.isActive, !connection.isDraining, !connection.session.isClosed else { return }
         let busy = queuedChunks > 0 || connection.session.hasWorkInProgress
-        let held = queuedChunks > 0 || !context.channel.isWritable || connection.session.holdsRequests
+        // Only the daemon's own backlog stops the frame clock: a client that reads nothing (its
+        // output backed up) could otherwise keep a half-sent frame, and its bytes, for ever.
+        let held = queuedChunks > 0
         let verdict = deadlines.check(
             now: NIODeadline.now().uptimeNanoseconds, progress: connection.session.inboundProgress, busy: busy, held: held)
         guard case let .close(reason) = verdict else { return }
