@@ -290,6 +290,9 @@ final class PostgresWriter: QueueCommitter {
         if let connection, connection.isUsableAfterIdling { return connection }
         let made = try PostgresConnection(address)
         connection = made
+        // Another server may answer now (a failover): the rows remembered are of the old one, and a
+        // row version (`xmin`) may mean another row there.
+        known = [:]
         tail.writerConnected(made.backendPID)
         return made
     }
