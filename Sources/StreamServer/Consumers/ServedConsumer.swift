@@ -32,9 +32,11 @@ final class ServedConsumer: Sendable {
         var emptiedAt: UInt64 = 0
     }
 
-    /// The hub outlives its consumers; the timers a consumer sets hold it weakly all the same, as
-    /// a hub made and dropped (by a test) may go first.
+    /// The hub, for what its own requests call. It outlives its consumers in a daemon, but a hub a
+    /// test made and dropped may go first: the work a consumer starts by itself (its pumps and
+    /// timers) takes `liveHub` instead, and stops when the hub is gone.
     private unowned let hub: StreamHub
+    private weak let liveHub: StreamHub?
     private let core: Mutex<Core>
     private let queue: DispatchQueue
     private let observation = Mutex<AppendObservation?>(nil)
@@ -47,6 +49,7 @@ final class ServedConsumer: Sendable {
         name = record.name
         streamCreated = record.streamCreated
         self.hub = hub
+        liveHub = hub
         core = Mutex(Core(logic: ConsumerState(record, lastSequence: lastSequence, now: Self.now)))
         queue = DispatchQueue(label: "streamd.consumer")
     }
@@ -69,8 +72,8 @@ final class ServedConsumer: Sendable {
     private func renewLease() {
         let period = hub.consumerLease.duration / 3
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(period.components.seconds * 1_000_000_000 + period.components.attoseconds / 1_000_000_000))) {
-            [weak self, weak hub] in
-            guard let self, let hub, !self.isClosed else { return }
+            [weak self] in
+            guard let self, let hub = self.liveHub, !self.isClosed else { return }
             hub.consumerSaver.changed(self, then: nil)
             self.renewLease()
         }
@@ -141,8 +144,8 @@ final class ServedConsumer: Sendable {
     /// left (acknowledgements may follow it), so another daemon sharing the log may serve it. Members
     /// that come and go keep it: the check after the last of them to leave gives it up.
     private func releaseWhenIdle() {
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.idleRelease))) { [weak self, weak hub] in
-            guard let self, let hub, self.core.withLock({ Self.now &- $0.emptiedAt >= Self.idleRelease }), self.isIdle else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(Self.idleRelease))) { [weak self] in
+            guard let self, let hub = self.liveHub, self.core.withLock({ Self.now &- $0.emptiedAt >= Self.idleRelease }), self.isIdle else { return }
             hub.retire(self)
         }
     }
@@ -270,6 +273,15 @@ final class ServedConsumer: Sendable {
     }
 
     private func pump() {
+        guard let hub = liveHub else {
+            core.withLock { $0.pumpScheduled = false }
+            return
+        }
+        withExtendedLifetime(hub) { pumpWhileWorkWaits() }
+    }
+
+    /// `pump`'s loop, with the hub alive.
+    private func pumpWhileWorkWaits() {
         while true {
             let now = Self.now
             let (step, exhausted, members) = core.withLock { core -> (ConsumerState.Step, [PendingDelivery], [ObjectIdentifier: ConsumerMember]) in
@@ -382,7 +394,7 @@ final class ServedConsumer: Sendable {
     private func failed(reading error: any Error) {
         if let error = error as? EventLogError, error.code == .streamNotFound {
             // Not from this queue: closing waits for it.
-            DispatchQueue.global().async { self.hub.closeConsumers(of: self.stream) }
+            DispatchQueue.global().async { self.liveHub?.closeConsumers(of: self.stream) }
             return
         }
         hub.logger.error("a durable consumer could not read its stream", metadata: [
