@@ -79,6 +79,29 @@ struct TransportOrderAndBoundsTests {
         #expect(sent < 16 << 20, "the daemon took \(sent >> 20) MiB of publishes while its log committed nothing")
     }
 
+    @Test func batchesOfEmptyEventsWhileTheLogIsHeldAreNotReadWithoutBound() throws {
+        let (hub, storage) = try makeHub()
+        let directory = try ShortTemporaryDirectory()
+        let server = try LoopServer(hub: hub, path: directory.socket)
+        defer { server.stop() }
+        let socket = try SocketClient.connected(to: directory.socket)
+        try socket.publish([1], to: "p")
+        let hold = try WriterHold(storage.log)
+        var limit = timeval(tv_sec: 3, tv_usec: 0)
+        setsockopt(socket.descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        // Some 1 MB on the wire each, 200 000 events that carry no bytes of payload.
+        let entries = [ClientMessage.PublishBatch.Entry](repeating: .init(payload: []), count: 200_000)
+        let frame = try ClientMessage.publishBatch(.init(stream: "p", entries: entries)).encoded(requestID: 5)
+        var sent = 0
+        while sent < 64 << 20 {
+            let written = frame.withUnsafeBytes { send(socket.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard written > 0 else { break }
+            sent += written
+        }
+        hold.release()
+        #expect(sent < 16 << 20, "the daemon took \(sent >> 20) MiB of empty events while its log committed nothing")
+    }
+
     @Test func aClientThatReadsNoRepliesMakesTheDaemonHoldNoMoreOfThemThanItsOutputBound() throws {
         let (hub, storage) = try makeHub()
         // A hundred streams with long names: each LIST_STREAMS, 10 bytes, is answered with some 25 KB.

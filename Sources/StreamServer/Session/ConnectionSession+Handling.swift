@@ -164,11 +164,15 @@ extension ConnectionSession {
         }
     }
 
+    /// What an event handed to the log holds besides its payload (its entry, its record, its
+    /// reply), counted against the pipelining bound, so that events with empty payloads count too.
+    static let bytesHeldPerEvent = 64
+
     private func publishPipelined(
         to stream: String, _ payloads: [[UInt8]],
         replies: @escaping @Sendable (Result<AppendReceipt, any Error>) -> [UInt8]
     ) {
-        let ticket = pipelinedReplies.take(holding: payloads.reduce(0) { $0 + $1.count })
+        let ticket = pipelinedReplies.take(holding: payloads.reduce(0) { $0 + $1.count + Self.bytesHeldPerEvent })
         hub.publishUnconditionally(to: stream, payloads) { outcome in
             self.pipelinedReplies.file(replies(outcome), for: ticket, output: self.write)
         }
