@@ -43,7 +43,6 @@ final class ReplyOutbox: Sendable {
         var withChannel = 0
         /// The bytes of those writes.
         var bytesWithChannel = 0
-        var backedUp = false
         /// Told on the event loop each time the outbox is no longer backed up.
         var drained: (@Sendable () -> Void)?
 
@@ -57,6 +56,8 @@ final class ReplyOutbox: Sendable {
         }
     }
     private let state: Mutex<State>
+    /// Changed under the state's lock; read without it (once per request).
+    private let backedUp = Atomic<Bool>(false)
     private let keepers: [any WakeLatencyKeeper]
 
     /// The outbox of `channel`, noting each write for `keepers`; created on its event loop, it
@@ -86,7 +87,7 @@ final class ReplyOutbox: Sendable {
             } else {
                 state.waiting += frames
             }
-            if state.backlog > Self.highWater { state.backedUp = true }
+            if state.backlog > Self.highWater { backedUp.store(true, ordering: .releasing) }
             defer { state.sendScheduled = true }
             return !state.sendScheduled
         }
@@ -111,8 +112,8 @@ final class ReplyOutbox: Sendable {
                 state.withChannel -= 1
                 state.bytesWithChannel -= bytes.count
                 if case .failure = result { state.closeDescriptor() }
-                guard state.backedUp, state.backlog <= Self.lowWater else { return nil }
-                state.backedUp = false
+                guard backedUp.load(ordering: .relaxed), state.backlog <= Self.lowWater else { return nil }
+                backedUp.store(false, ordering: .releasing)
                 return state.drained
             }
             drained?()
@@ -121,7 +122,7 @@ final class ReplyOutbox: Sendable {
 
     /// Whether more than `highWater` bytes written wait for the socket, and have not come down to
     /// `lowWater` since.
-    var isBackedUp: Bool { state.withLock { $0.backedUp } }
+    var isBackedUp: Bool { backedUp.load(ordering: .acquiring) }
 
     /// Bytes written and not taken by the socket yet.
     var backlog: Int { state.withLock { $0.backlog } }
