@@ -56,7 +56,9 @@ struct TransportOrderAndBoundsTests {
         _ = storage
     }
 
-    @Test func aClientPipeliningWhileTheLogIsHeldIsNotReadWithoutBound() throws {
+    /// How many bytes of `frames`, sent again and again (up to 64 MiB), a daemon whose log commits
+    /// nothing takes before its client's sending stalls for 3 s.
+    private func bytesTakenWhileTheLogIsHeld(sending frames: [UInt8]) throws -> Int {
         let (hub, storage) = try makeHub()
         let directory = try ShortTemporaryDirectory()
         let server = try LoopServer(hub: hub, path: directory.socket)
@@ -64,92 +66,81 @@ struct TransportOrderAndBoundsTests {
         let socket = try SocketClient.connected(to: directory.socket)
         try socket.publish([1], to: "p")
         let hold = try WriterHold(storage.log)
+        defer { hold.release() }
         var limit = timeval(tv_sec: 3, tv_usec: 0)
         setsockopt(socket.descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        let frame = try ClientMessage.publish(.init(stream: "p", payload: Array(repeating: 1, count: 1024))).encoded(requestID: 5)
-        let chunk = Array([[UInt8]](repeating: frame, count: 64).joined())
         var sent = 0
         while sent < 64 << 20 {
-            let written = chunk.withUnsafeBytes { send(socket.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = frames.withUnsafeBytes { send(socket.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             guard written > 0 else { break }
             sent += written
         }
-        hold.release()
+        return sent
+    }
+
+    @Test func aClientPipeliningWhileTheLogIsHeldIsNotReadWithoutBound() throws {
+        let frame = try ClientMessage.publish(.init(stream: "p", payload: Array(repeating: 1, count: 1024))).encoded(requestID: 5)
+        let sent = try bytesTakenWhileTheLogIsHeld(sending: Array([[UInt8]](repeating: frame, count: 64).joined()))
         // The daemon holds at most its pipelining bound, its four queued reads and the socket's buffers.
         #expect(sent < 16 << 20, "the daemon took \(sent >> 20) MiB of publishes while its log committed nothing")
     }
 
     @Test func batchesOfEmptyEventsWhileTheLogIsHeldAreNotReadWithoutBound() throws {
-        let (hub, storage) = try makeHub()
-        let directory = try ShortTemporaryDirectory()
-        let server = try LoopServer(hub: hub, path: directory.socket)
-        defer { server.stop() }
-        let socket = try SocketClient.connected(to: directory.socket)
-        try socket.publish([1], to: "p")
-        let hold = try WriterHold(storage.log)
-        var limit = timeval(tv_sec: 3, tv_usec: 0)
-        setsockopt(socket.descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         // Some 1 MB on the wire each, 200 000 events that carry no bytes of payload.
         let entries = [ClientMessage.PublishBatch.Entry](repeating: .init(payload: []), count: 200_000)
-        let frame = try ClientMessage.publishBatch(.init(stream: "p", entries: entries)).encoded(requestID: 5)
-        var sent = 0
-        while sent < 64 << 20 {
-            let written = frame.withUnsafeBytes { send(socket.descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard written > 0 else { break }
-            sent += written
-        }
-        hold.release()
+        let sent = try bytesTakenWhileTheLogIsHeld(sending: try ClientMessage.publishBatch(.init(stream: "p", entries: entries)).encoded(requestID: 5))
         #expect(sent < 16 << 20, "the daemon took \(sent >> 20) MiB of empty events while its log committed nothing")
     }
 
-    @Test func aClientThatReadsNoRepliesMakesTheDaemonHoldNoMoreOfThemThanItsOutputBound() throws {
+    /// Runs `body` with a daemon whose log holds a hundred streams with long names, so that a
+    /// `LIST_STREAMS` of 10 bytes is answered with some 25 KB, and a client of it.
+    private func withListingDaemon(_ body: (LoopServer, SocketClient) throws -> Void) throws {
         let (hub, storage) = try makeHub()
-        // A hundred streams with long names: each LIST_STREAMS, 10 bytes, is answered with some 25 KB.
         for index in 0..<100 { _ = try storage.log.createStream(String(repeating: "n", count: 190) + "\(index)") }
         let directory = try ShortTemporaryDirectory()
         let server = try LoopServer(hub: hub, path: directory.socket)
         defer { server.stop() }
-        let socket = try SocketClient.connected(to: directory.socket)
-        let requests = 1_000
-        var bytes: [UInt8] = []
-        for index in 0..<requests { bytes += try ClientMessage.listStreams.encoded(requestID: UInt32(100 + index)) }
-        try socket.write(bytes)
-        // Nothing is read: what the socket does not take waits in the connection's outbox.
-        let outbox = try #require(server.connections.all.first).outbox
-        var largest = 0
-        let deadline = ContinuousClock.now + .seconds(2)
-        while ContinuousClock.now < deadline {
-            largest = max(largest, outbox.backlog)
-            usleep(2_000)
-        }
-        #expect(largest > ReplyOutbox.lowWater, "the replies never backed up (\(largest) bytes): the test shows nothing")
-        #expect(largest < ReplyOutbox.highWater + (256 << 10), "the daemon held \(largest >> 10) KiB of replies nobody read")
-        // Once the client reads, every request is answered, in order.
-        var answered: [UInt32] = []
-        while answered.count < requests, let frame = try socket.next() { answered.append(frame.requestID) }
-        #expect(answered == (0..<requests).map { UInt32(100 + $0) })
+        try body(server, try SocketClient.connected(to: directory.socket))
         _ = storage
     }
 
+    /// `count` `LIST_STREAMS` requests, with ids from 100 on.
+    private func listings(_ count: Int) throws -> [UInt8] {
+        try (0..<count).reduce(into: []) { bytes, index in bytes += try ClientMessage.listStreams.encoded(requestID: UInt32(100 + index)) }
+    }
+
+    @Test func aClientThatReadsNoRepliesMakesTheDaemonHoldNoMoreOfThemThanItsOutputBound() throws {
+        try withListingDaemon { server, socket in
+            let requests = 1_000
+            try socket.write(try listings(requests))
+            // Nothing is read: what the socket does not take waits in the connection's outbox.
+            let outbox = try #require(server.connections.all.first).outbox
+            var largest = 0
+            let deadline = ContinuousClock.now + .seconds(2)
+            while ContinuousClock.now < deadline {
+                largest = max(largest, outbox.backlog)
+                usleep(2_000)
+            }
+            #expect(largest > ReplyOutbox.lowWater, "the replies never backed up (\(largest) bytes): the test shows nothing")
+            #expect(largest < ReplyOutbox.highWater + (256 << 10), "the daemon held \(largest >> 10) KiB of replies nobody read")
+            // Once the client reads, every request is answered, in order.
+            var answered: [UInt32] = []
+            while answered.count < requests, let frame = try socket.next() { answered.append(frame.requestID) }
+            #expect(answered == (0..<requests).map { UInt32(100 + $0) })
+        }
+    }
+
     @Test func aConnectionClosedForAProtocolErrorClosesThoughItsClientReadsNothing() throws {
-        let (hub, storage) = try makeHub()
-        for index in 0..<100 { _ = try storage.log.createStream(String(repeating: "n", count: 190) + "\(index)") }
-        let directory = try ShortTemporaryDirectory()
-        let server = try LoopServer(hub: hub, path: directory.socket)
-        defer { server.stop() }
-        let socket = try SocketClient.connected(to: directory.socket)
-        // Some 500 KB of replies, more than the socket takes and too little to back the outbox up,
-        // then a frame of no known type: the session closes with its last replies unsent.
-        var bytes: [UInt8] = []
-        for index in 0..<20 { bytes += try ClientMessage.listStreams.encoded(requestID: UInt32(100 + index)) }
-        bytes += Frame(type: 0x7E, requestID: 99, body: []).encoded
-        try socket.write(bytes)
-        let connection = try #require(pollUntil { !server.connections.all.isEmpty } ? server.connections.all.first : nil)
-        #expect(pollUntil { connection.session.isClosed })
-        let closed = pollUntil(timeout: .seconds(15)) { !connection.channel.isActive }
-        #expect(closed, "the connection stayed open while its client read nothing")
-        if closed { _ = try socket.framesUntilClosed() }
-        _ = storage
+        try withListingDaemon { server, socket in
+            // Some 500 KB of replies, more than the socket takes and too little to back the outbox
+            // up, then a frame of no known type: the session closes with its last replies unsent.
+            try socket.write(try listings(20) + Frame(type: 0x7E, requestID: 99, body: []).encoded)
+            let connection = try #require(pollUntil { !server.connections.all.isEmpty } ? server.connections.all.first : nil)
+            #expect(pollUntil { connection.session.isClosed })
+            let closed = pollUntil(timeout: .seconds(15)) { !connection.channel.isActive }
+            #expect(closed, "the connection stayed open while its client read nothing")
+            if closed { _ = try socket.framesUntilClosed() }
+        }
     }
 
     @Test func aClientThatReadsNothingCannotKeepAHalfSentFrameForEver() throws {
