@@ -35,6 +35,24 @@ import Testing
         _ = storage
     }
 
+    @Test func aSubscriptionThatEndedBeforeItSettledIsNotKeptOnTheConnection() throws {
+        let (hub, storage) = try makeHub()
+        let client = try TestClient.connected(to: hub)
+        _ = try hub.publish(to: "s", expectedLastSequence: nil, [.init(messageID: nil, payload: payload(1))])
+        _ = try hub.addConsumer("c", to: "s", config: ConsumerConfig())
+        #expect(client.session.reserveSubscription(7) == nil)
+        let consumer = try hub.servedConsumer("c", of: "s", holdingPlace: true)
+        let member = ConsumerMember(
+            id: 7, requestID: 1, consumer: consumer, send: { _, _ in }, sendFrame: { _ in }, canSend: { true }, onEnded: { _ in })
+        // Ended (its stream deleted, say) between opening and settling.
+        member.end(reason: .streamDeleted, message: "", replyTo: nil)
+        #expect(!client.session.settleReservation(7, with: member))
+        #expect(client.session.subscriptionCount == 0)
+        #expect(client.session.reserveSubscription(7) == nil, "the id stayed taken")
+        consumer.givePlaceBack()
+        _ = storage
+    }
+
     @Test func anUnknownMessageTypeGetsUnknownMessageAndCloses() throws {
         let (hub, storage) = try makeHub()
         let client = try TestClient.connected(to: hub)

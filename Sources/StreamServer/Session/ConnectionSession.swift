@@ -213,11 +213,14 @@ public final class ConnectionSession: Sendable {
     }
 
     /// Turns a reservation into a live subscription (or drops it when `subscription` is nil).
-    /// Returns false if the session closed meanwhile.
+    /// Returns false if the session closed meanwhile, or the subscription ended already (its stream
+    /// deleted as it opened): kept, it would count against the connection's limit for ever, as its
+    /// end found nothing to remove. One that ends later removes itself (`removeSubscription`, under
+    /// the same lock).
     func settleReservation(_ id: UInt32, with subscription: (any LiveSubscription)?) -> Bool {
         subscriptions.withLock { table in
             table.reserved.remove(id)
-            guard let subscription, !table.closed else { return false }
+            guard let subscription, !table.closed, !subscription.isEnded else { return false }
             table.live[id] = subscription
             return true
         }

@@ -16,6 +16,8 @@ protocol LiveSubscription: AnyObject, Sendable {
     func addCredit(_ credit: UInt32)
     /// Starts sending again after the connection's output drained.
     func resume()
+    /// Whether it ended (`end`, or its stream or consumer went away).
+    var isEnded: Bool { get }
     /// Ends it: no frame of it follows, except `SUBSCRIPTION_ENDED` answering `replyTo` when given.
     /// Returns false if it had ended already.
     @discardableResult

@@ -139,6 +139,9 @@ final class Subscription: Sendable {
     /// Whether live events are buffered (true) or read from the log (false).
     var isAttached: Bool { state.withLock { $0.attached } }
 
+    /// Whether it ended.
+    var isEnded: Bool { state.withLock { $0.ended } }
+
     // MARK: Delivery
 
     private func finish() -> Bool {
