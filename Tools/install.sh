@@ -2,6 +2,8 @@
 # Builds streamd and streamctl in release and installs them with their man pages, shell completions
 # (bash, zsh, fish) and systemd units. Run from anywhere; see --help.
 set -euo pipefail
+# A command that fails without saying why still leaves a sentence (set -e stops at it).
+trap 'status=$?; echo "install.sh: stopped at line $LINENO, whose command failed with status $status: $BASH_COMMAND. Nothing after it was installed; fix that and run it again." >&2' ERR
 
 usage() {
   cat <<'USAGE'

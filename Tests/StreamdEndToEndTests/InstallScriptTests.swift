@@ -124,6 +124,22 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: "/opt/streamd"))
     }
 
+    @Test func aStepThatFailsWithoutAWordStillEndsWithASentenceNamingIt() throws {
+        // Executables that fail, silently, whatever they are asked (the completions step runs them).
+        let directory = try ShortTemporaryDirectory()
+        for tool in ["streamd", "streamctl", "generate-manual"] {
+            let path = directory.path + "/" + tool
+            try "#!/bin/sh\n[ \"$(basename \"$0\")\" = generate-manual ] && exit 0\nexit 1\n".write(toFile: path, atomically: true, encoding: .utf8)
+            chmod(path, 0o755)
+        }
+        let result = try ToolProcess.run(
+            path: "/bin/bash", [Self.package + "/Tools/install.sh", "--from", directory.path, "--prefix", directory.path + "/usr"],
+            environment: ["STREAMD_GENERATE_MANUAL": directory.path + "/generate-manual"])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("install.sh: stopped at line"), "\(result)")
+        #expect(result.standardError.contains("--generate-completion-script"), "\(result)")
+    }
+
     @Test func anUnknownArgumentIsABadUsageSentence() throws {
         let result = try ToolProcess.run(path: "/bin/bash", [Self.package + "/Tools/install.sh", "--prefx", "/tmp/x"])
         #expect(result.status == 64)
