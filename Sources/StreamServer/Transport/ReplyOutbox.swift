@@ -39,9 +39,7 @@ final class ReplyOutbox: Sendable {
         /// Bytes written and not yet handed to the socket or the channel.
         var waiting: [UInt8] = []
         var sendScheduled = false
-        /// Writes handed to the channel that it has not finished.
-        var withChannel = 0
-        /// The bytes of those writes.
+        /// Bytes handed to the channel that it has not finished writing.
         var bytesWithChannel = 0
         /// Told on the event loop each time the outbox is no longer backed up.
         var drained: (@Sendable () -> Void)?
@@ -78,7 +76,7 @@ final class ReplyOutbox: Sendable {
     func write(_ frames: [UInt8]) {
         for keeper in keepers { keeper.noteActivity() }
         let schedule = state.withLock { state -> Bool in
-            if let descriptor = state.descriptor, state.waiting.isEmpty, state.withChannel == 0 {
+            if let descriptor = state.descriptor, state.backlog == 0 {
                 let sent = Self.send(frames, to: descriptor)
                 if sent == frames.count { return false }
                 state.waiting = Array(frames[sent...])
@@ -100,16 +98,12 @@ final class ReplyOutbox: Sendable {
         let bytes = state.withLock { state -> [UInt8] in
             state.sendScheduled = false
             defer { state.waiting = [] }
-            if !state.waiting.isEmpty {
-                state.withChannel += 1
-                state.bytesWithChannel += state.waiting.count
-            }
+            state.bytesWithChannel += state.waiting.count
             return state.waiting
         }
         guard !bytes.isEmpty else { return }
         channel.writeAndFlush(ByteBuffer(bytes: bytes)).whenComplete { [self] result in
             let drained = state.withLock { state -> (@Sendable () -> Void)? in
-                state.withChannel -= 1
                 state.bytesWithChannel -= bytes.count
                 if case .failure = result { state.closeDescriptor() }
                 guard backedUp.load(ordering: .relaxed), state.backlog <= Self.lowWater else { return nil }
